@@ -1,0 +1,41 @@
+// zarr.store.filesystem: a directory on the local file system as a store (core-v3.md
+// "Store implementations"); the default store, embedded, no server. Key "a/b/c" is the
+// file <root>/a/b/c. Writes are atomic: a temporary file in the same folder, renamed
+// over the old one (DECISIONS.md 23); keys never reach outside the root (DECISIONS.md 24).
+module;
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+export module zarr.store.filesystem;
+
+export import zarr.store;
+
+export namespace zarr {
+
+class filesystem_store final : public store {
+ public:
+  // Opens (and creates, when `create` is set) the directory `root`.
+  explicit filesystem_store(const std::filesystem::path& root, bool create = true);
+
+  [[nodiscard]] const std::filesystem::path& root() const noexcept { return root_; }
+
+  [[nodiscard]] std::optional<bytes> get(std::string_view key) const override;
+  [[nodiscard]] std::optional<bytes> get(std::string_view key, byte_range range) const override;
+  [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
+  void set(std::string_view key, std::span<const std::byte> value) override;
+  void erase(std::string_view key) override;
+  [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
+
+ private:
+  // The file for a key, after validating the key and checking that no symbolic link
+  // along the way leads outside the root.
+  [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
+
+  std::filesystem::path root_;
+};
+
+}  // namespace zarr

@@ -1,0 +1,54 @@
+// zarr.store: key validation (DECISIONS.md 24) and the generic list_dir.
+module;
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+module zarr.store;
+
+namespace zarr {
+
+void validate_key(std::string_view key) {
+  const auto bad = [&](std::string_view why) {
+    std::string shown;
+    for (char c : key) shown += c == '\0' ? std::string("\\0") : std::string(1, c);
+    throw error(errc::invalid_key, "store key \"" + shown + "\": expected a relative key without " +
+                                       std::string(why));
+  };
+  if (key.empty()) bad("being empty");
+  if (key.front() == '/') bad("a leading '/' (absolute path)");
+  if (key.find('\0') != std::string_view::npos) bad("NUL characters");
+  if (key.find('\\') != std::string_view::npos) bad("backslashes");
+  std::size_t start = 0;
+  while (start <= key.size()) {
+    const auto end = std::min(key.find('/', start), key.size());
+    const auto segment = key.substr(start, end - start);
+    if (segment.empty()) bad("empty segments");
+    if (segment == "." || segment == "..") bad("'.' or '..' segments");
+    start = end + 1;
+  }
+}
+
+std::pair<std::uint64_t, std::uint64_t> resolve_range(std::string_view key, byte_range range,
+                                                     std::uint64_t size) {
+  const std::uint64_t offset = range.suffix ? size - std::min(range.length, size) : range.offset;
+  if (range.length > size || offset > size - range.length)
+    throw error(errc::corrupt_chunk, "store key \"" + std::string(key) + "\": expected a byte range within " +
+                                         std::to_string(size) + " bytes, got " +
+                                         (range.suffix ? "the last " + std::to_string(range.length)
+                                                       : std::to_string(range.offset) + "+" + std::to_string(range.length)));
+  return {offset, range.length};
+}
+
+std::vector<std::string> store::list_dir(std::string_view prefix) const {
+  std::vector<std::string> names;
+  for (const auto& key : list(prefix)) {
+    const auto rest = std::string_view(key).substr(prefix.size());
+    names.emplace_back(rest.substr(0, rest.find('/')));
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+}  // namespace zarr

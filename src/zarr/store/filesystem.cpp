@@ -1,0 +1,173 @@
+// zarr.store.filesystem: POSIX file I/O under a root directory.
+module;
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+module zarr.store.filesystem;
+
+import zarr.error;
+
+namespace zarr {
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void fail_io(std::string_view what, const fs::path& path, int err) {
+  throw error(errc::io, std::string(what) + " \"" + path.string() + "\": " + std::strerror(err));
+}
+
+// A file descriptor closed on every path out.
+struct file {
+  int fd = -1;
+  ~file() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Reads exactly `length` bytes at `offset`, or throws.
+void read_exact(int fd, const fs::path& path, std::byte* out, std::uint64_t length, std::uint64_t offset) {
+  while (length > 0) {
+    const auto n = ::pread(fd, out, length, static_cast<off_t>(offset));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail_io("cannot read", path, errno);
+    }
+    if (n == 0) throw error(errc::corrupt_chunk, "file \"" + path.string() + "\": shorter than expected");
+    out += n;
+    length -= static_cast<std::uint64_t>(n);
+    offset += static_cast<std::uint64_t>(n);
+  }
+}
+
+}  // namespace
+
+filesystem_store::filesystem_store(const fs::path& root, bool create) {
+  std::error_code ec;
+  if (create) fs::create_directories(root, ec);
+  if (!fs::is_directory(root, ec))
+    throw error(errc::not_found, "store \"" + root.string() + "\": expected a directory");
+  root_ = fs::canonical(root);
+}
+
+fs::path filesystem_store::path_of(std::string_view key) const {
+  validate_key(key);
+  fs::path path = root_ / fs::path(key);
+  // Follow symbolic links in the part that exists; the result must stay inside the root.
+  std::error_code ec;
+  const auto resolved = fs::weakly_canonical(path, ec);
+  if (ec) fail_io("cannot resolve", path, ec.value());
+  const auto rel = resolved.lexically_relative(root_);
+  if (rel.empty() || *rel.begin() == "..")
+    throw error(errc::invalid_key, "store key \"" + std::string(key) + "\": expected a path inside the store root, got one that resolves to \"" +
+                                       resolved.string() + "\"");
+  return resolved;
+}
+
+std::optional<bytes> filesystem_store::get(std::string_view key) const {
+  const auto path = path_of(key);
+  file f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    fail_io("cannot open", path, errno);
+  }
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", path, errno);
+  if (!S_ISREG(st.st_mode)) return std::nullopt;
+  bytes out(static_cast<std::size_t>(st.st_size));
+  read_exact(f.fd, path, out.data(), out.size(), 0);
+  return out;
+}
+
+std::optional<bytes> filesystem_store::get(std::string_view key, byte_range range) const {
+  const auto path = path_of(key);
+  file f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    fail_io("cannot open", path, errno);
+  }
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", path, errno);
+  if (!S_ISREG(st.st_mode)) return std::nullopt;
+  const auto [offset, length] = resolve_range(key, range, static_cast<std::uint64_t>(st.st_size));
+  bytes out(length);
+  read_exact(f.fd, path, out.data(), length, offset);
+  return out;
+}
+
+std::optional<std::uint64_t> filesystem_store::size(std::string_view key) const {
+  const auto path = path_of(key);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+void filesystem_store::set(std::string_view key, std::span<const std::byte> value) {
+  const auto path = path_of(key);
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) fail_io("cannot create directory", path.parent_path(), ec.value());
+  // A name no other writer (thread or process) picks: pid and a per-process counter.
+  static std::atomic<std::uint64_t> counter{0};
+  auto tmp = path;
+  tmp += ".zarr-tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+  {
+    file f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
+    if (f.fd < 0) fail_io("cannot create", tmp, errno);
+    const std::byte* p = value.data();
+    std::size_t left = value.size();
+    while (left > 0) {
+      const auto n = ::write(f.fd, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        fail_io("cannot write", tmp, err);
+      }
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    fail_io("cannot rename into", path, err);
+  }
+}
+
+void filesystem_store::erase(std::string_view key) {
+  const auto path = path_of(key);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) fail_io("cannot remove", path, errno);
+}
+
+std::vector<std::string> filesystem_store::list(std::string_view prefix) const {
+  // Walk the deepest folder the prefix names fully, then filter by the whole prefix.
+  const auto slash = prefix.rfind('/');
+  const std::string folder(slash == std::string_view::npos ? std::string_view{} : prefix.substr(0, slash));
+  fs::path start = root_;
+  if (!folder.empty()) start = path_of(folder);
+  std::vector<std::string> keys;
+  std::error_code ec;
+  if (!fs::is_directory(start, ec)) return keys;
+  for (auto it = fs::recursive_directory_iterator(start, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    auto key = it->path().lexically_relative(root_).generic_string();
+    if (key.find(".zarr-tmp.") != std::string::npos) continue;  // a write in progress
+    if (key.starts_with(prefix)) keys.push_back(std::move(key));
+  }
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+}  // namespace zarr

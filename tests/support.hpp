@@ -1,0 +1,72 @@
+// Helpers shared by the tests: where shared/ is, per-test scratch folders, CSV reading.
+#pragma once
+// Include after the standard headers and before or after `import zarr;` (it imports it).
+#include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+import zarr;
+
+namespace zarr_test {
+
+// The shared/ folder (specs, vectors, interop corpus), from ZARR_SHARED_DIR.
+inline std::filesystem::path shared_dir() {
+  const char* dir = std::getenv("ZARR_SHARED_DIR");
+  BOOST_TEST_REQUIRE(dir != nullptr, "ZARR_SHARED_DIR is not set (run the tests through ctest)");
+  return dir;
+}
+
+// A fresh, empty folder for the running test case, below ZARR_TEST_TMP.
+inline std::filesystem::path scratch_dir() {
+  const char* base = std::getenv("ZARR_TEST_TMP");
+  std::filesystem::path root = base ? base : std::filesystem::temp_directory_path() / "zarr-tests";
+  const auto& test = boost::unit_test::framework::current_test_case();
+  auto dir = root / (test.p_parent_id == 0 ? std::string("t") : std::to_string(test.p_parent_id.get())) /
+             std::string(test.p_name.get());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// The lines of a CSV file split at commas (no quoting: see shared/vectors/README.md),
+// without the header line.
+inline std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  BOOST_TEST_REQUIRE(in.good(), "cannot open " << path);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    for (;;) {
+      const auto comma = line.find(',', start);
+      fields.emplace_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    rows.push_back(std::move(fields));
+  }
+  return rows;
+}
+
+// Checks that a callable throws zarr::error with the given code and a message containing `part`.
+#define ZARR_CHECK_ERROR(expr, code_, part)                                                            \
+  BOOST_CHECK_EXCEPTION(static_cast<void>(expr), zarr::error, [&](const zarr::error& e) {                                 \
+    const bool ok = e.code() == (code_) && std::string_view(e.what()).find(part) != std::string_view::npos; \
+    if (!ok) BOOST_TEST_MESSAGE("unexpected error: " << e.what());                                    \
+    return ok;                                                                                        \
+  })
+
+}  // namespace zarr_test
+
+// Boost.Test prints values of these types in failure messages.
+namespace zarr {
+inline std::ostream& operator<<(std::ostream& os, data_type t) { return os << name(t); }
+inline std::ostream& operator<<(std::ostream& os, errc c) { return os << to_string(c); }
+}  // namespace zarr

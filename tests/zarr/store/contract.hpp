@@ -1,0 +1,60 @@
+// The behaviour every store must have, run against each implementation.
+#pragma once
+#include <boost/test/unit_test.hpp>
+#include <cstddef>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+import zarr;
+
+namespace zarr_test {
+
+inline std::vector<std::byte> some_bytes(std::size_t n, int seed = 1) {
+  std::vector<std::byte> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::byte>((i * 31 + static_cast<std::size_t>(seed)) & 0xff);
+  return v;
+}
+
+inline bool same(const zarr::bytes& a, const std::vector<std::byte>& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin());
+}
+
+inline void check_store_contract(zarr::store& s) {
+  BOOST_TEST(!s.get("zarr.json").has_value());
+  BOOST_TEST(!s.size("zarr.json").has_value());
+  const auto value = some_bytes(100);
+  s.set("a/c/0/1", value);
+  BOOST_TEST(same(*s.get("a/c/0/1"), value));
+  BOOST_TEST(*s.size("a/c/0/1") == 100u);
+  const auto part = *s.get("a/c/0/1", {10, 5});
+  BOOST_TEST(same(part, std::vector<std::byte>(value.begin() + 10, value.begin() + 15)));
+  const auto tail = *s.get("a/c/0/1", zarr::byte_range::last(7));
+  BOOST_TEST(same(tail, std::vector<std::byte>(value.end() - 7, value.end())));
+  ZARR_CHECK_ERROR((s.get("a/c/0/1", {95, 10})), zarr::errc::corrupt_chunk, "a/c/0/1");
+
+  const auto other = some_bytes(3, 7);
+  s.set("a/c/0/1", other);  // overwrite
+  BOOST_TEST(same(*s.get("a/c/0/1"), other));
+  s.set("a/zarr.json", some_bytes(2));
+  s.set("b/zarr.json", some_bytes(2));
+  s.set("zarr.json", some_bytes(2));
+  s.set("a/c/1/0", std::vector<std::byte>{});
+  BOOST_TEST(s.get("a/c/1/0")->empty());
+
+  const auto keys = s.list("a/");
+  BOOST_TEST(keys == (std::vector<std::string>{"a/c/0/1", "a/c/1/0", "a/zarr.json"}), boost::test_tools::per_element());
+  BOOST_TEST(s.list("a/c/0").size() == 1u);
+  BOOST_TEST(s.list("").size() == 5u);
+  BOOST_TEST(s.list_dir("") == (std::vector<std::string>{"a", "b", "zarr.json"}), boost::test_tools::per_element());
+  BOOST_TEST(s.list_dir("a/") == (std::vector<std::string>{"c", "zarr.json"}), boost::test_tools::per_element());
+
+  s.erase("a/c/0/1");
+  s.erase("a/c/0/1");  // absent: not an error
+  BOOST_TEST(!s.get("a/c/0/1").has_value());
+  BOOST_TEST(s.list("a/c/").size() == 1u);
+
+  ZARR_CHECK_ERROR((s.get("../x")), zarr::errc::invalid_key, "'..'");
+  ZARR_CHECK_ERROR(s.set("/abs", value), zarr::errc::invalid_key, "absolute");
+}
+
+}  // namespace zarr_test

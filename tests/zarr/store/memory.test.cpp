@@ -1,0 +1,12 @@
+#include <boost/test/unit_test.hpp>
+#include "contract.hpp"
+import zarr;
+
+BOOST_AUTO_TEST_SUITE(memory_store)
+
+BOOST_AUTO_TEST_CASE(keeps_the_store_contract) {
+  zarr::memory_store s;
+  zarr_test::check_store_contract(s);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
