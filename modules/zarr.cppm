@@ -5,5 +5,6 @@ export module zarr;
 export import zarr.error;
 export import zarr.dtype;
 export import zarr.store;
+export import zarr.codec;
 export import zarr.store.memory;
 export import zarr.store.filesystem;

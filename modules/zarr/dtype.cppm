@@ -2,8 +2,12 @@
 // by name, with size, kind, limits and bit layout (core-v3.md "Data types";
 // datatype-*.md). Sub-byte types occupy one byte per element in memory.
 module;
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <span>
 #include <limits>
 #include <string_view>
 #include <boost/json/value.hpp>
@@ -149,6 +153,49 @@ inline constexpr std::array<dtype_info, data_type_count> data_types{{
   return k == dtype_kind::signed_integer || k == dtype_kind::unsigned_integer;
 }
 [[nodiscard]] constexpr bool is_float(data_type t) noexcept { return info(t).kind == dtype_kind::floating; }
+
+// One value of a data type in its in-memory layout, which is also the layout of chunk
+// buffers handed to and from codecs: native-endian; bool as one byte 0/1; int2/int4 as one
+// sign-extended byte, uint2/uint4 as one byte; the small floats (4 to 8 bits) as their bits
+// in the low bits of one byte; bfloat16 and float16 as their 16 bits; float32/float64 as
+// float/double; complex as two floats or doubles (real, imaginary).
+struct scalar {
+  data_type type = data_type::bool_;
+  std::array<std::byte, 16> bits{};
+
+  // The value's bytes: info(type).size of them.
+  [[nodiscard]] std::span<const std::byte> bytes() const noexcept {
+    return {bits.data(), static_cast<std::size_t>(info(type).size)};
+  }
+  [[nodiscard]] std::span<std::byte> bytes() noexcept {
+    return {bits.data(), static_cast<std::size_t>(info(type).size)};
+  }
+  template <class T>
+  [[nodiscard]] T as() const noexcept {
+    static_assert(sizeof(T) <= 16);
+    T v;
+    std::memcpy(&v, bits.data(), sizeof(T));
+    return v;
+  }
+  template <class T>
+  [[nodiscard]] static scalar of(data_type t, T v) noexcept {
+    static_assert(sizeof(T) <= 16);
+    scalar s{t, {}};
+    std::memcpy(s.bits.data(), &v, sizeof(T));
+    return s;
+  }
+  // The raw bits of a type of at most 64 bits (for sub-byte types: the low bits of the byte,
+  // masked to the type's width).
+  [[nodiscard]] std::uint64_t raw() const noexcept {
+    std::uint64_t v = 0;
+    std::memcpy(&v, bits.data(), std::min<std::size_t>(8, static_cast<std::size_t>(info(type).size)));
+    const int b = info(type).bits;
+    return b >= 64 ? v : v & ((std::uint64_t{1} << b) - 1);
+  }
+  friend bool operator==(const scalar& a, const scalar& b) noexcept {
+    return a.type == b.type && std::memcmp(a.bits.data(), b.bits.data(), static_cast<std::size_t>(info(a.type).size)) == 0;
+  }
+};
 
 // Looks a data type up by its Zarr name ("complex_float32"/"complex_float64" are accepted
 // as aliases of complex64/complex128). Throws zarr::error (unsupported) for unknown names.

@@ -1,0 +1,149 @@
+// zarr.codec: the three codec interfaces of core-v3.md "Codecs" (array -> array,
+// array -> bytes, bytes -> bytes) and the chain that runs them. A codec is built from its
+// JSON configuration *and* the decoded representation it will receive, so every check
+// ("Determination of encoded representations") happens when an array is opened or created.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <boost/json/value.hpp>
+export module zarr.codec;
+
+export import zarr.dtype;
+export import zarr.error;
+export import zarr.store;
+
+export namespace zarr {
+
+// A chunk's representation as an array: shape, data type and fill value (which each
+// array -> array codec transforms as it passes, codec-scale_offset.md "Fill value handling").
+struct chunk_spec {
+  std::vector<std::uint64_t> shape;
+  data_type type = data_type::bool_;
+  scalar fill;
+
+  [[nodiscard]] std::uint64_t num_elements() const noexcept {
+    std::uint64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+  }
+  // Bytes of a chunk buffer in the in-memory layout (see zarr::scalar).
+  [[nodiscard]] std::uint64_t byte_size() const noexcept {
+    return num_elements() * static_cast<std::uint64_t>(info(type).size);
+  }
+};
+
+class codec {
+ public:
+  virtual ~codec() = default;
+  // The registered name, e.g. "gzip".
+  [[nodiscard]] virtual std::string_view name() const noexcept = 0;
+  // The canonical metadata object {"name": ..., "configuration": {...}} (always the
+  // object form; choices made automatically are recorded).
+  [[nodiscard]] virtual boost::json::value to_json() const = 0;
+};
+
+class array_to_array_codec : public codec {
+ public:
+  // What this codec produces from `decoded()`; fixed when the codec is built.
+  [[nodiscard]] virtual const chunk_spec& encoded() const noexcept = 0;
+  // `in` holds decoded().num_elements() elements; returns encoded() elements.
+  [[nodiscard]] virtual bytes encode(bytes in) const = 0;
+  // The inverse: `in` holds encoded() elements.
+  [[nodiscard]] virtual bytes decode(bytes in) const = 0;
+};
+
+// Reads byte ranges of one stored value (a chunk or shard); nothing when absent.
+using range_reader = std::function<std::optional<bytes>(byte_range)>;
+
+class array_to_bytes_codec : public codec {
+ public:
+  [[nodiscard]] virtual bytes encode(const bytes& array) const = 0;
+  // Returns the decoded chunk buffer of byte_size() bytes of the decoded spec.
+  [[nodiscard]] virtual bytes decode(std::span<const std::byte> encoded) const = 0;
+  // The encoded size for a fixed-size codec (the sharding index needs it).
+  [[nodiscard]] virtual std::optional<std::uint64_t> encoded_size() const noexcept { return std::nullopt; }
+};
+
+class bytes_to_bytes_codec : public codec {
+ public:
+  [[nodiscard]] virtual bytes encode(std::span<const std::byte> in) const = 0;
+  [[nodiscard]] virtual bytes decode(std::span<const std::byte> in) const = 0;
+  // The encoded size of `decoded_size` bytes, when it does not depend on the content.
+  [[nodiscard]] virtual std::optional<std::uint64_t> encoded_size(std::uint64_t /*decoded_size*/) const noexcept {
+    return std::nullopt;
+  }
+};
+
+// The codecs of one array (or of a shard's inner chunks or index), resolved in order:
+// array -> array*, exactly one array -> bytes, bytes -> bytes*.
+class codec_chain {
+ public:
+  // Builds every codec of `json` (the `codecs` array of zarr.json) for chunks described by
+  // `decoded`. `where` names the JSON member in errors ("codecs",
+  // "codecs[0].configuration.codecs"). Throws zarr::error naming the codec that fails.
+  codec_chain(const boost::json::value& json, const chunk_spec& decoded, std::string_view where = "codecs");
+
+  [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
+  [[nodiscard]] bytes encode(bytes chunk) const;
+  [[nodiscard]] bytes decode(std::span<const std::byte> stored) const;
+  // The encoded size of a chunk when every codec has a fixed size.
+  [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept;
+  [[nodiscard]] boost::json::value to_json() const;
+
+  [[nodiscard]] const std::vector<std::unique_ptr<array_to_array_codec>>& array_to_array() const noexcept { return a2a_; }
+  [[nodiscard]] const array_to_bytes_codec& array_to_bytes() const noexcept { return *a2b_; }
+  [[nodiscard]] const std::vector<std::unique_ptr<bytes_to_bytes_codec>>& bytes_to_bytes() const noexcept { return b2b_; }
+
+ private:
+  chunk_spec decoded_;
+  std::vector<std::unique_ptr<array_to_array_codec>> a2a_;
+  std::unique_ptr<array_to_bytes_codec> a2b_;
+  std::vector<std::unique_ptr<bytes_to_bytes_codec>> b2b_;
+};
+
+// --- the registry: one explicit table in src/zarr/codec/registry.cpp -------------------
+
+enum class codec_kind : std::uint8_t { array_to_array, array_to_bytes, bytes_to_bytes };
+
+// What a codec factory receives: its configuration (null when absent), the decoded
+// representation at its position, and the JSON path of the codec for error messages
+// ("codecs[2]"; configuration errors say "codecs[2].configuration.level").
+struct codec_context {
+  const boost::json::value& configuration;
+  const chunk_spec& decoded;
+  std::string where;
+};
+
+struct codec_entry {
+  std::string_view name;
+  codec_kind kind;
+  std::function<std::unique_ptr<array_to_array_codec>(const codec_context&)> make_array_to_array;
+  std::function<std::unique_ptr<array_to_bytes_codec>(const codec_context&)> make_array_to_bytes;
+  std::function<std::unique_ptr<bytes_to_bytes_codec>(const codec_context&)> make_bytes_to_bytes;
+};
+
+// The built-in codecs; nullptr for an unknown name.
+[[nodiscard]] const codec_entry* find_codec(std::string_view name) noexcept;
+
+// --- helpers for codec configurations ----------------------------------------------------
+
+// The configuration as an object: an absent (null) configuration is an empty object; any
+// other non-object is an error naming `where`.
+[[nodiscard]] const boost::json::object& configuration_object(const codec_context& ctx);
+// Rejects every key of `config` not in `allowed`, naming `where`.configuration.<key>.
+void reject_unknown_keys(const boost::json::object& config, std::initializer_list<std::string_view> allowed,
+                         std::string_view where);
+// An integer member in [min, max], or `fallback` when absent (nothing when required and absent).
+[[nodiscard]] std::int64_t integer_member(const boost::json::object& config, std::string_view key,
+                                          std::int64_t min, std::int64_t max, std::optional<std::int64_t> fallback,
+                                          std::string_view where);
+
+}  // namespace zarr
