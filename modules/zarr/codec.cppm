@@ -18,6 +18,7 @@ export module zarr.codec;
 
 export import zarr.dtype;
 export import zarr.error;
+export import zarr.nd;
 export import zarr.store;
 
 export namespace zarr {
@@ -60,8 +61,9 @@ class array_to_array_codec : public codec {
   [[nodiscard]] virtual bytes decode(bytes in) const = 0;
 };
 
-// Reads byte ranges of one stored value (a chunk or shard); nothing when absent.
-using range_reader = std::function<std::optional<bytes>(byte_range)>;
+// Reads one stored value (a chunk or shard), whole (no range) or a byte range of it;
+// nothing when the value is absent.
+using range_reader = std::function<std::optional<bytes>(std::optional<byte_range>)>;
 
 class array_to_bytes_codec : public codec {
  public:
@@ -70,6 +72,12 @@ class array_to_bytes_codec : public codec {
   [[nodiscard]] virtual bytes decode(std::span<const std::byte> encoded) const = 0;
   // The encoded size for a fixed-size codec (the sharding index needs it).
   [[nodiscard]] virtual std::optional<std::uint64_t> encoded_size() const noexcept { return std::nullopt; }
+  // Decodes the box `r` (in chunk coordinates) of a stored chunk into `out` (C order of
+  // r's extent), reading through `reader`; false when the chunk is absent. This default
+  // reads the whole value; a codec that can read less (sharding) overrides it.
+  [[nodiscard]] virtual bool decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const;
+  // The decoded representation this codec was built for.
+  [[nodiscard]] virtual const chunk_spec& decoded() const noexcept = 0;
 };
 
 class bytes_to_bytes_codec : public codec {
@@ -107,6 +115,7 @@ class codec_chain {
   std::vector<std::unique_ptr<array_to_array_codec>> a2a_;
   std::unique_ptr<array_to_bytes_codec> a2b_;
   std::vector<std::unique_ptr<bytes_to_bytes_codec>> b2b_;
+  std::vector<boost::json::value> skipped_;  // unknown codecs marked "must_understand": false
 };
 
 // --- the registry: one explicit table in src/zarr/codec/registry.cpp -------------------

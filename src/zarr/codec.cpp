@@ -2,6 +2,8 @@
 // encoded representations"), and the configuration helpers every codec uses.
 module;
 #include <algorithm>
+#include <cstring>
+#include <vector>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -61,9 +63,12 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
                                                   std::string(key) + "\"");
         }
       }
-      // A codec transforms the data: skipping an unknown one would misread it. The spec lets
-      // must_understand=false only excuse codecs a reader can ignore; we know of none such.
-      (void)optional;
+      // core-v3.md "must_understand": an extension marked false is one implementations may
+      // ignore; an unknown one is skipped, a known one is used.
+      if (optional && find_codec(name) == nullptr) {
+        skipped_.push_back(item);
+        continue;
+      }
     } else {
       throw error(errc::invalid_metadata, here + ": expected a codec object or name, got " + json::serialize(item));
     }
@@ -128,7 +133,26 @@ json::value codec_chain::to_json() const {
   for (const auto& c : a2a_) out.push_back(c->to_json());
   out.push_back(a2b_->to_json());
   for (const auto& c : b2b_) out.push_back(c->to_json());
+  for (const auto& c : skipped_) out.push_back(c);  // kept, so that a rewrite loses nothing
   return out;
+}
+
+bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {
+  const auto stored = reader(std::nullopt);
+  if (!stored) return false;
+  const auto chunk = decode(*stored);
+  const auto& spec = decoded();
+  if (chunk.size() != spec.byte_size())
+    throw error(errc::corrupt_chunk, "expected " + std::to_string(spec.byte_size()) + " decoded bytes, got " +
+                                         std::to_string(chunk.size()));
+  if (r.covers(spec.shape)) {
+    std::memcpy(out.data(), chunk.data(), out.size());
+  } else {
+    const auto extent = r.extent();
+    const std::vector<std::uint64_t> zero(extent.size(), 0);
+    copy_box(chunk.data(), spec.shape, r.start, out.data(), extent, zero, extent, static_cast<std::size_t>(info(spec.type).size));
+  }
+  return true;
 }
 
 const json::object& configuration_object(const codec_context& ctx) {

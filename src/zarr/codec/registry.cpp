@@ -6,11 +6,15 @@ module;
 #include <string_view>
 module zarr.codec;
 
+import zarr.codec.sharding_indexed;
+
 namespace zarr {
 
 namespace {
 
-const std::array<codec_entry, 0> builtin_codecs{};
+const std::array builtin_codecs{
+    codec_entry{"sharding_indexed", codec_kind::array_to_bytes, {}, make_sharding_indexed_codec, {}},
+};
 
 }  // namespace
 

@@ -1,0 +1,64 @@
+// sharding_indexed (array -> bytes): a chunk ("shard") split into inner chunks, each encoded
+// by its own codec chain, with an index of [offset, nbytes] per inner chunk at the start or
+// end. Spec: codec-sharding_indexed.md. Example configuration:
+//   {"chunk_shape": [32, 32], "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+//    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
+//    "index_location": "end"}
+module;
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+#include <boost/json/value.hpp>
+export module zarr.codec.sharding_indexed;
+
+export import zarr.codec;
+
+export namespace zarr {
+
+struct sharding_configuration {
+  std::vector<std::uint64_t> chunk_shape;
+  boost::json::value codecs;
+  boost::json::value index_codecs;
+  bool index_at_end = true;
+
+  [[nodiscard]] static sharding_configuration parse(const codec_context& ctx);
+  [[nodiscard]] boost::json::value to_json() const;
+};
+
+class sharding_indexed_codec final : public array_to_bytes_codec {
+ public:
+  sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded, const std::string& where);
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "sharding_indexed"; }
+  [[nodiscard]] boost::json::value to_json() const override;
+  [[nodiscard]] const chunk_spec& decoded() const noexcept override { return shard_; }
+  [[nodiscard]] bytes encode(const bytes& shard) const override;
+  [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
+  // Reads the index, then only the inner chunks that meet `r`.
+  [[nodiscard]] bool decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const override;
+
+  [[nodiscard]] const codec_chain& inner_codecs() const noexcept { return *inner_; }
+  [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
+
+ private:
+  // [offset, nbytes] of every inner chunk, checked against the shard's size.
+  [[nodiscard]] std::vector<std::uint64_t> decode_index(std::span<const std::byte> encoded,
+                                                        std::uint64_t shard_size) const;
+  void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, std::span<const std::uint64_t> lo_in_inner,
+                    std::span<const std::uint64_t> extent, std::byte* out, std::span<const std::uint64_t> out_shape,
+                    std::span<const std::uint64_t> out_start) const;
+
+  sharding_configuration config_;
+  chunk_spec shard_;
+  std::vector<std::uint64_t> chunks_per_shard_;
+  std::uint64_t inner_count_ = 1;
+  std::unique_ptr<codec_chain> inner_;
+  std::unique_ptr<codec_chain> index_;
+  std::uint64_t index_size_ = 0;
+  std::string where_;
+};
+
+[[nodiscard]] std::unique_ptr<array_to_bytes_codec> make_sharding_indexed_codec(const codec_context& ctx);
+
+}  // namespace zarr

@@ -1,0 +1,73 @@
+// zarr.metadata: the zarr.json documents of arrays and groups (core-v3.md "Array
+// metadata", "Group metadata", "Extensions", "must_understand"), the regular chunk grid and
+// the `default` and `v2` chunk key encodings. Parsing validates every field and names it in
+// errors; writing gives the canonical document.
+module;
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+export module zarr.metadata;
+
+export import zarr.dtype;
+export import zarr.error;
+
+export namespace zarr {
+
+// core-v3.md "chunk_key_encoding": `default` ("c" + separator + indices; "c" for 0-d) or
+// `v2` (indices joined by the separator; "0" for 0-d).
+struct chunk_key_encoding {
+  enum class kind : std::uint8_t { default_, v2 };
+  kind encoding = kind::default_;
+  char separator = '/';
+
+  [[nodiscard]] std::string key(std::span<const std::uint64_t> chunk_index) const;
+  [[nodiscard]] boost::json::value to_json() const;
+  [[nodiscard]] static chunk_key_encoding parse(const boost::json::value& json, std::string_view where = "chunk_key_encoding");
+};
+
+struct array_metadata {
+  std::vector<std::uint64_t> shape;
+  data_type type = data_type::float64;
+  std::vector<std::uint64_t> chunk_shape;  // the regular chunk grid
+  chunk_key_encoding key_encoding;
+  scalar fill_value;
+  boost::json::value codecs;               // as given; resolved by zarr::codec_chain
+  boost::json::object attributes;
+  std::optional<std::vector<std::optional<std::string>>> dimension_names;
+  boost::json::object extra;               // unknown members marked "must_understand": false
+
+  [[nodiscard]] static array_metadata parse(const boost::json::value& json);
+  [[nodiscard]] boost::json::object to_json() const;
+  // Chunks along each dimension: ceil(shape / chunk_shape).
+  [[nodiscard]] std::vector<std::uint64_t> grid_shape() const;
+};
+
+struct group_metadata {
+  boost::json::object attributes;
+  boost::json::object extra;  // consolidated_metadata and members marked "must_understand": false
+
+  [[nodiscard]] static group_metadata parse(const boost::json::value& json);
+  [[nodiscard]] boost::json::object to_json() const;
+};
+
+using node_metadata = std::variant<array_metadata, group_metadata>;
+
+// Parses a zarr.json document of either kind (the text, so that numbers keep their exact
+// decimal form for fill values).
+[[nodiscard]] node_metadata parse_node_metadata(std::string_view text);
+// The text of a document, pretty enough for people, canonical for programs.
+[[nodiscard]] std::string serialize_metadata(const boost::json::object& document);
+
+// Checks a node name (core-v3.md "Node names"): non-empty, no "/", not only periods, no
+// leading "__", not "zarr.json".
+void validate_node_name(std::string_view name);
+// Checks a node path "a/b/c" ("" is the root) name by name.
+void validate_node_path(std::string_view path);
+
+}  // namespace zarr

@@ -1,0 +1,321 @@
+// zarr.array: reading and writing regions chunk by chunk (core-v3.md "Chunk encoding",
+// "Hierarchy"; DECISIONS.md 25 for chunks that hold only the fill value).
+module;
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+#include <boost/json.hpp>
+module zarr.array;
+
+namespace zarr {
+namespace json = boost::json;
+
+namespace {
+
+std::string text_of(const bytes& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
+
+void write_document(store& s, std::string_view path, const json::object& document) {
+  const auto text = serialize_metadata(document);
+  s.set(node_prefix(path) + "zarr.json", std::as_bytes(std::span(text)));
+}
+
+// Creates the groups above `path` that do not exist yet (the root included).
+void create_parents(store& s, std::string_view path) {
+  std::string parent;
+  std::size_t pos = 0;
+  for (;;) {
+    if (!s.get(node_prefix(parent) + "zarr.json")) write_document(s, parent, group_metadata{}.to_json());
+    const auto slash = path.find('/', pos);
+    if (slash == std::string_view::npos) return;
+    parent = std::string(path.substr(0, slash));
+    pos = slash + 1;
+  }
+}
+
+std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
+
+// The fill value, as chunk_spec of the whole chunk.
+chunk_spec chunk_spec_of(const array_metadata& m) { return {m.chunk_shape, m.type, m.fill_value}; }
+
+}  // namespace
+
+std::string node_prefix(std::string_view path) {
+  validate_node_path(path);
+  return path.empty() ? std::string() : std::string(path) + "/";
+}
+
+node_metadata read_node_metadata(const store& s, std::string_view path) {
+  const auto doc = s.get(node_prefix(path) + "zarr.json");
+  if (!doc) throw error(errc::not_found, "node " + node_name_for_errors(path) + ": expected a zarr.json, got none");
+  try {
+    return parse_node_metadata(text_of(*doc));
+  } catch (const error& e) {
+    throw error(e.code(), "node " + node_name_for_errors(path) + ": " + e.what());
+  }
+}
+
+// --- array ---------------------------------------------------------------------------------
+
+array::array(std::shared_ptr<store> s, std::string path, array_metadata meta)
+    : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)) {
+  try {
+    chain_ = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_));
+  } catch (const error& e) {
+    throw error(e.code(), "array " + node_name_for_errors(path_) + ": " + e.what());
+  }
+}
+
+array array::create(std::shared_ptr<store> s, std::string_view path, const array_metadata& metadata, bool overwrite) {
+  validate_node_path(path);
+  // Round-trip the metadata through its JSON form, so that what is written is exactly
+  // what a later open will see, then resolve the chain: all before writing anything.
+  auto meta = array_metadata::parse(metadata.to_json());
+  array a(std::move(s), std::string(path), std::move(meta));
+  a.meta_.codecs = a.chain_->to_json();  // choices made by codecs are recorded
+  if (!overwrite && a.store_->get(node_prefix(path) + "zarr.json"))
+    throw error(errc::already_exists, "node " + node_name_for_errors(path) + ": expected no node, got an existing one");
+  if (overwrite)
+    for (const auto& key : a.store_->list(node_prefix(path))) a.store_->erase(key);
+  if (!path.empty()) create_parents(*a.store_, path);
+  a.write_metadata();
+  return a;
+}
+
+array array::open(std::shared_ptr<store> s, std::string_view path) {
+  auto node = read_node_metadata(*s, path);
+  auto* meta = std::get_if<array_metadata>(&node);
+  if (meta == nullptr) throw error(errc::not_found, "node " + node_name_for_errors(path) + ": expected an array, got a group");
+  return array(std::move(s), std::string(path), std::move(*meta));
+}
+
+void array::write_metadata() const { write_document(*store_, path_, meta_.to_json()); }
+
+std::string array::chunk_key(std::span<const std::uint64_t> chunk_index) const {
+  return node_prefix(path_) + meta_.key_encoding.key(chunk_index);
+}
+
+void array::check_region(const region& r, std::uint64_t buffer_bytes) const {
+  const auto where = "array " + node_name_for_errors(path_) + ": region";
+  const auto rank = meta_.shape.size();
+  if (r.start.size() != rank || r.stop.size() != rank)
+    throw error(errc::invalid_argument, where + ": expected " + std::to_string(rank) + " dimensions, got " +
+                                            std::to_string(r.start.size()));
+  for (std::size_t i = 0; i < rank; ++i)
+    if (r.start[i] > r.stop[i] || r.stop[i] > meta_.shape[i])
+      throw error(errc::invalid_argument, where + "[" + std::to_string(i) + "]: expected start <= stop <= " +
+                                              std::to_string(meta_.shape[i]) + ", got " + std::to_string(r.start[i]) +
+                                              ":" + std::to_string(r.stop[i]));
+  const auto expected = r.num_elements() * static_cast<std::uint64_t>(info(meta_.type).size);
+  if (buffer_bytes != expected)
+    throw error(errc::invalid_argument, where + ": expected a buffer of " + std::to_string(expected) + " bytes, got " +
+                                            std::to_string(buffer_bytes));
+}
+
+bytes array::decode_chunk(const std::string& key, std::span<const std::byte> stored) const {
+  try {
+    auto chunk = chain_->decode(stored);
+    if (chunk.size() != chunk_spec_of(meta_).byte_size())
+      throw error(errc::corrupt_chunk, "expected " + std::to_string(chunk_spec_of(meta_).byte_size()) +
+                                           " decoded bytes, got " + std::to_string(chunk.size()));
+    return chunk;
+  } catch (const error& e) {
+    throw error(e.code(), "array " + node_name_for_errors(path_) + ", chunk \"" + key + "\": " + e.what());
+  }
+}
+
+bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
+  const auto key = chunk_key(chunk_index);
+  const auto stored = store_->get(key);
+  if (!stored) return filled(chunk_spec_of(meta_).num_elements(), meta_.fill_value);
+  return decode_chunk(key, *stored);
+}
+
+void array::store_chunk(const std::string& key, const bytes& chunk, const write_options& options) const {
+  if (!options.write_empty_chunks && all_equal(chunk, meta_.fill_value)) {
+    store_->erase(key);
+    return;
+  }
+  bytes encoded;
+  try {
+    encoded = chain_->encode(chunk);
+  } catch (const error& e) {
+    throw error(e.code(), "array " + node_name_for_errors(path_) + ", chunk \"" + key + "\": " + e.what());
+  }
+  store_->set(key, encoded);
+}
+
+void array::read(const region& r, std::span<std::byte> out) const {
+  check_region(r, out.size());
+  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  const auto extent_out = r.extent();
+  const auto rank = meta_.shape.size();
+  const bool partial = chain_->array_to_array().empty() && chain_->bytes_to_bytes().empty();
+  std::vector<std::uint64_t> in_chunk(rank), in_out(rank), extent(rank);
+  for_each_cell(meta_.chunk_shape, r, [&](std::span<const std::uint64_t> index, std::span<const std::uint64_t> lo,
+                                         std::span<const std::uint64_t> hi) {
+    for (std::size_t i = 0; i < rank; ++i) {
+      in_chunk[i] = lo[i] - index[i] * meta_.chunk_shape[i];
+      in_out[i] = lo[i] - r.start[i];
+      extent[i] = hi[i] - lo[i];
+    }
+    const auto key = chunk_key(index);
+    if (partial) {
+      // Only the array -> bytes codec: let it read just the bytes it needs (sharding).
+      const region box{in_chunk, [&] {
+                         std::vector<std::uint64_t> stop(rank);
+                         for (std::size_t i = 0; i < rank; ++i) stop[i] = in_chunk[i] + extent[i];
+                         return stop;
+                       }()};
+      const range_reader reader = [&](std::optional<byte_range> range) {
+        return range ? store_->get(key, *range) : store_->get(key);
+      };
+      bytes part(static_cast<std::size_t>(box.num_elements()) * size);
+      bool found = false;
+      try {
+        found = chain_->array_to_bytes().decode_region(reader, box, part);
+      } catch (const error& e) {
+        throw error(e.code(), "array " + node_name_for_errors(path_) + ", chunk \"" + key + "\": " + e.what());
+      }
+      if (!found) {
+        fill_box(out.data(), extent_out, in_out, extent, meta_.fill_value);
+        return;
+      }
+      const std::vector<std::uint64_t> zero(rank, 0);
+      copy_box(part.data(), extent, zero, out.data(), extent_out, in_out, extent, size);
+      return;
+    }
+    const auto stored = store_->get(key);
+    if (!stored) {
+      fill_box(out.data(), extent_out, in_out, extent, meta_.fill_value);
+      return;
+    }
+    const auto chunk = decode_chunk(key, *stored);
+    copy_box(chunk.data(), meta_.chunk_shape, in_chunk, out.data(), extent_out, in_out, extent, size);
+  });
+}
+
+void array::write(const region& r, std::span<const std::byte> in, const write_options& options) {
+  check_region(r, in.size());
+  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  const auto extent_in = r.extent();
+  const auto rank = meta_.shape.size();
+  const auto chunk_elements = chunk_spec_of(meta_).num_elements();
+  std::vector<std::uint64_t> in_chunk(rank), in_in(rank), extent(rank);
+  for_each_cell(meta_.chunk_shape, r, [&](std::span<const std::uint64_t> index, std::span<const std::uint64_t> lo,
+                                         std::span<const std::uint64_t> hi) {
+    bool covers = true;  // does the region cover every element of the chunk inside the array?
+    for (std::size_t i = 0; i < rank; ++i) {
+      in_chunk[i] = lo[i] - index[i] * meta_.chunk_shape[i];
+      in_in[i] = lo[i] - r.start[i];
+      extent[i] = hi[i] - lo[i];
+      const auto chunk_lo = index[i] * meta_.chunk_shape[i];
+      const auto chunk_hi = std::min(meta_.shape[i], chunk_lo + meta_.chunk_shape[i]);
+      covers = covers && lo[i] == chunk_lo && hi[i] == chunk_hi;
+    }
+    const auto key = chunk_key(index);
+    bytes chunk;
+    if (covers) {
+      chunk = filled(chunk_elements, meta_.fill_value);
+    } else if (const auto stored = store_->get(key)) {
+      chunk = decode_chunk(key, *stored);
+    } else {
+      chunk = filled(chunk_elements, meta_.fill_value);
+    }
+    copy_box(in.data(), extent_in, in_in, chunk.data(), meta_.chunk_shape, in_chunk, extent, size);
+    store_chunk(key, chunk, options);
+  });
+}
+
+void array::set_attributes(const json::object& attributes) {
+  meta_.attributes = attributes;
+  write_metadata();
+}
+
+void array::resize(std::span<const std::uint64_t> new_shape) {
+  const auto where = "array " + node_name_for_errors(path_) + ": resize";
+  if (new_shape.size() != meta_.shape.size())
+    throw error(errc::invalid_argument, where + ": expected " + std::to_string(meta_.shape.size()) + " dimensions, got " +
+                                            std::to_string(new_shape.size()));
+  const auto old_meta = meta_;
+  meta_.shape.assign(new_shape.begin(), new_shape.end());
+  const auto rank = new_shape.size();
+  // Visit every stored chunk of the old grid that reaches past the new shape.
+  const auto chunk_elements = chunk_spec_of(meta_).num_elements();
+  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  region all_old = region::all(old_meta.shape);
+  for_each_cell(old_meta.chunk_shape, all_old, [&](std::span<const std::uint64_t> index, std::span<const std::uint64_t>,
+                                                 std::span<const std::uint64_t>) {
+    bool outside = false, partial = false;
+    for (std::size_t i = 0; i < rank; ++i) {
+      const auto lo = index[i] * meta_.chunk_shape[i];
+      const auto hi = lo + meta_.chunk_shape[i];
+      if (lo >= new_shape[i]) outside = true;
+      else if (new_shape[i] < hi && new_shape[i] < old_meta.shape[i]) partial = true;
+    }
+    const auto key = chunk_key(index);
+    if (outside) {
+      store_->erase(key);
+      return;
+    }
+    if (!partial) return;
+    const auto stored = store_->get(key);
+    if (!stored) return;
+    auto chunk = decode_chunk(key, *stored);
+    // Reset the part outside the new shape to the fill value.
+    auto fresh = filled(chunk_elements, meta_.fill_value);
+    std::vector<std::uint64_t> zero(rank, 0), keep(rank);
+    for (std::size_t i = 0; i < rank; ++i)
+      keep[i] = std::min(meta_.chunk_shape[i], new_shape[i] - index[i] * meta_.chunk_shape[i]);
+    copy_box(chunk.data(), meta_.chunk_shape, zero, fresh.data(), meta_.chunk_shape, zero, keep, size);
+    store_chunk(key, fresh, {});
+  });
+  write_metadata();
+}
+
+// --- group ---------------------------------------------------------------------------------
+
+group::group(std::shared_ptr<store> s, std::string path, group_metadata meta)
+    : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)) {}
+
+group group::create(std::shared_ptr<store> s, std::string_view path, const json::object& attributes, bool overwrite) {
+  validate_node_path(path);
+  if (!overwrite && s->get(node_prefix(path) + "zarr.json"))
+    throw error(errc::already_exists, "node " + node_name_for_errors(path) + ": expected no node, got an existing one");
+  if (!path.empty()) create_parents(*s, path);
+  group_metadata meta;
+  meta.attributes = attributes;
+  write_document(*s, path, meta.to_json());
+  return group(std::move(s), std::string(path), std::move(meta));
+}
+
+group group::open(std::shared_ptr<store> s, std::string_view path) {
+  auto node = read_node_metadata(*s, path);
+  auto* meta = std::get_if<group_metadata>(&node);
+  if (meta == nullptr) throw error(errc::not_found, "node " + node_name_for_errors(path) + ": expected a group, got an array");
+  return group(std::move(s), std::string(path), std::move(*meta));
+}
+
+std::vector<std::string> group::children() const {
+  std::vector<std::string> out;
+  const auto prefix = node_prefix(path_);
+  for (const auto& name : store_->list_dir(prefix)) {
+    if (name == "zarr.json") continue;
+    if (store_->size(prefix + name + "/zarr.json")) out.push_back(name);
+  }
+  return out;
+}
+
+void group::set_attributes(const json::object& attributes) {
+  meta_.attributes = attributes;
+  write_document(*store_, path_, meta_.to_json());
+}
+
+}  // namespace zarr

@@ -1,0 +1,225 @@
+// sharding_indexed: the binary shard format of codec-sharding_indexed.md "Binary shard
+// format". Inner chunks are written in C order; those holding only the fill value are
+// left out (offset = nbytes = 2^64 - 1).
+module;
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+#include <boost/json.hpp>
+module zarr.codec.sharding_indexed;
+
+namespace zarr {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
+
+}  // namespace
+
+sharding_configuration sharding_configuration::parse(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx);
+  reject_unknown_keys(config, {"chunk_shape", "codecs", "index_codecs", "index_location"}, ctx.where);
+  const auto at = ctx.where + ".configuration.";
+  sharding_configuration c;
+  const auto* shape = config.if_contains("chunk_shape");
+  if (shape == nullptr || !shape->is_array())
+    throw error(errc::invalid_metadata, at + "chunk_shape: expected an array of positive integers, got " +
+                                            (shape ? json::serialize(*shape) : "nothing"));
+  for (const auto& d : shape->as_array()) {
+    const auto* i = d.if_int64();
+    const auto* u = d.if_uint64();
+    if ((i == nullptr || *i <= 0) && (u == nullptr || *u == 0))
+      throw error(errc::invalid_metadata, at + "chunk_shape: expected positive integers, got " + json::serialize(*shape));
+    c.chunk_shape.push_back(i ? static_cast<std::uint64_t>(*i) : *u);
+  }
+  for (const char* key : {"codecs", "index_codecs"}) {
+    const auto* v = config.if_contains(key);
+    if (v == nullptr) throw error(errc::invalid_metadata, at + key + ": expected an array of codecs, got nothing");
+    (std::string(key) == "codecs" ? c.codecs : c.index_codecs) = *v;
+  }
+  if (const auto* loc = config.if_contains("index_location")) {
+    if (*loc == json::value("end")) c.index_at_end = true;
+    else if (*loc == json::value("start")) c.index_at_end = false;
+    else throw error(errc::invalid_metadata, at + "index_location: expected \"start\" or \"end\", got " + json::serialize(*loc));
+  }
+  return c;
+}
+
+json::value sharding_configuration::to_json() const {
+  json::array shape;
+  for (auto d : chunk_shape) shape.push_back(d);
+  return json::object{{"chunk_shape", shape},
+                      {"codecs", codecs},
+                      {"index_codecs", index_codecs},
+                      {"index_location", index_at_end ? "end" : "start"}};
+}
+
+sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded,
+                                               const std::string& where)
+    : config_(config), shard_(decoded), where_(where) {
+  const auto at = where + ".configuration.";
+  if (config.chunk_shape.size() != decoded.shape.size())
+    throw error(errc::invalid_metadata, at + "chunk_shape: expected " + std::to_string(decoded.shape.size()) +
+                                            " dimensions (the rank of the shard), got " + std::to_string(config.chunk_shape.size()));
+  for (std::size_t i = 0; i < decoded.shape.size(); ++i) {
+    if (decoded.shape[i] % config.chunk_shape[i] != 0)
+      throw error(errc::invalid_metadata, at + "chunk_shape[" + std::to_string(i) + "]: expected a divisor of the shard size " +
+                                              std::to_string(decoded.shape[i]) + ", got " + std::to_string(config.chunk_shape[i]));
+    chunks_per_shard_.push_back(decoded.shape[i] / config.chunk_shape[i]);
+    inner_count_ *= chunks_per_shard_.back();
+  }
+  inner_ = std::make_unique<codec_chain>(config.codecs, chunk_spec{config.chunk_shape, decoded.type, decoded.fill},
+                                         at + "codecs");
+  auto index_shape = chunks_per_shard_;
+  index_shape.push_back(2);
+  index_ = std::make_unique<codec_chain>(config.index_codecs,
+                                         chunk_spec{index_shape, data_type::uint64, scalar::of(data_type::uint64, empty_entry)},
+                                         at + "index_codecs");
+  const auto size = index_->encoded_size();
+  if (!size)
+    throw error(errc::invalid_metadata, at + "index_codecs: expected codecs of a fixed encoded size (no compression), got " +
+                                            json::serialize(config.index_codecs));
+  index_size_ = *size;
+}
+
+json::value sharding_indexed_codec::to_json() const {
+  auto config = config_.to_json();
+  config.as_object()["codecs"] = inner_->to_json();
+  config.as_object()["index_codecs"] = index_->to_json();
+  return json::object{{"name", "sharding_indexed"}, {"configuration", config}};
+}
+
+bytes sharding_indexed_codec::encode(const bytes& shard) const {
+  const auto size = static_cast<std::size_t>(info(shard_.type).size);
+  const auto& inner_shape = config_.chunk_shape;
+  const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill}.byte_size();
+  std::vector<std::uint64_t> index(inner_count_ * 2, empty_entry);
+  bytes data;
+  const std::vector<std::uint64_t> zero(inner_shape.size(), 0);
+  std::uint64_t k = 0;
+  for_each_cell(inner_shape, region::all(shard_.shape), [&](std::span<const std::uint64_t>,
+                                                            std::span<const std::uint64_t> lo, std::span<const std::uint64_t>) {
+    bytes inner(static_cast<std::size_t>(inner_bytes));
+    copy_box(shard.data(), shard_.shape, lo, inner.data(), inner_shape, zero, inner_shape, size);
+    if (!all_equal(inner, shard_.fill)) {
+      const auto encoded = inner_->encode(std::move(inner));
+      index[2 * k] = data.size();
+      index[2 * k + 1] = encoded.size();
+      data.insert(data.end(), encoded.begin(), encoded.end());
+    }
+    ++k;
+  });
+  // Offsets count from the start of the shard: past the index when it comes first.
+  bytes index_array(index.size() * 8);
+  const auto shift = config_.index_at_end ? 0 : index_size_;
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    std::uint64_t v = index[i];
+    if (i % 2 == 0 && v != empty_entry) v += shift;
+    std::memcpy(index_array.data() + i * 8, &v, 8);
+  }
+  const auto encoded_index = index_->encode(std::move(index_array));
+  bytes out;
+  out.reserve(data.size() + encoded_index.size());
+  if (!config_.index_at_end) out.insert(out.end(), encoded_index.begin(), encoded_index.end());
+  out.insert(out.end(), data.begin(), data.end());
+  if (config_.index_at_end) out.insert(out.end(), encoded_index.begin(), encoded_index.end());
+  return out;
+}
+
+std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const std::byte> encoded,
+                                                                std::uint64_t shard_size) const {
+  const auto raw = index_->decode(encoded);
+  if (raw.size() != inner_count_ * 16)
+    throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): expected an index of " + std::to_string(inner_count_ * 16) +
+                                         " bytes, got " + std::to_string(raw.size()));
+  std::vector<std::uint64_t> index(inner_count_ * 2);
+  std::memcpy(index.data(), raw.data(), raw.size());
+  for (std::uint64_t k = 0; k < inner_count_; ++k) {
+    const auto offset = index[2 * k], nbytes = index[2 * k + 1];
+    if (offset == empty_entry && nbytes == empty_entry) continue;
+    if (offset > shard_size || nbytes > shard_size - offset)
+      throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(k) + ": expected bytes within the shard's " +
+                                           std::to_string(shard_size) + ", got offset " + std::to_string(offset) + " and length " +
+                                           std::to_string(nbytes));
+  }
+  return index;
+}
+
+void sharding_indexed_codec::decode_inner(std::span<const std::byte> stored, std::uint64_t inner,
+                                          std::span<const std::uint64_t> lo_in_inner, std::span<const std::uint64_t> extent,
+                                          std::byte* out, std::span<const std::uint64_t> out_shape,
+                                          std::span<const std::uint64_t> out_start) const {
+  bytes chunk;
+  try {
+    chunk = inner_->decode(stored);
+  } catch (const error& e) {
+    throw error(e.code(), where_ + " (sharding_indexed): inner chunk " + std::to_string(inner) + ": " + e.what());
+  }
+  const auto expected = inner_->decoded().byte_size();
+  if (chunk.size() != expected)
+    throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(inner) + ": expected " +
+                                         std::to_string(expected) + " decoded bytes, got " + std::to_string(chunk.size()));
+  copy_box(chunk.data(), config_.chunk_shape, lo_in_inner, out, out_shape, out_start, extent,
+           static_cast<std::size_t>(info(shard_.type).size));
+}
+
+bytes sharding_indexed_codec::decode(std::span<const std::byte> encoded) const {
+  if (encoded.size() < index_size_)
+    throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): expected a shard of at least " + std::to_string(index_size_) +
+                                         " bytes (its index), got " + std::to_string(encoded.size()));
+  const auto index_bytes = config_.index_at_end ? encoded.subspan(encoded.size() - index_size_) : encoded.first(index_size_);
+  const auto index = decode_index(index_bytes, encoded.size());
+  auto shard = filled(shard_.num_elements(), shard_.fill);
+  const std::vector<std::uint64_t> zero(shard_.shape.size(), 0);
+  std::uint64_t k = 0;
+  for_each_cell(config_.chunk_shape, region::all(shard_.shape),
+                [&](std::span<const std::uint64_t>, std::span<const std::uint64_t> lo, std::span<const std::uint64_t>) {
+                  if (index[2 * k] != empty_entry)
+                    decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, zero, config_.chunk_shape,
+                                 shard.data(), shard_.shape, lo);
+                  ++k;
+                });
+  return shard;
+}
+
+bool sharding_indexed_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {
+  if (r.covers(shard_.shape)) return array_to_bytes_codec::decode_region(reader, r, out);
+  const auto encoded_index = reader(config_.index_at_end ? byte_range::last(index_size_) : byte_range{0, index_size_, false});
+  if (!encoded_index) return false;
+  // The shard's size bounds the offsets; without it, ranges past the end fail when read.
+  const auto index = decode_index(*encoded_index, empty_entry - 1);
+  const auto extent_out = r.extent();
+  const auto rank = shard_.shape.size();
+  std::vector<std::uint64_t> lo_in_inner(rank), out_start(rank), extent(rank);
+  for_each_cell(config_.chunk_shape, r, [&](std::span<const std::uint64_t> cell, std::span<const std::uint64_t> lo,
+                                            std::span<const std::uint64_t> hi) {
+    std::uint64_t k = 0;
+    for (std::size_t i = 0; i < rank; ++i) {
+      k = k * chunks_per_shard_[i] + cell[i];
+      lo_in_inner[i] = lo[i] - cell[i] * config_.chunk_shape[i];
+      out_start[i] = lo[i] - r.start[i];
+      extent[i] = hi[i] - lo[i];
+    }
+    if (index[2 * k] == empty_entry) {
+      fill_box(out.data(), extent_out, out_start, extent, shard_.fill);
+      return;
+    }
+    const auto stored = reader(byte_range{index[2 * k], index[2 * k + 1], false});
+    if (!stored)
+      throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(k) + ": the shard vanished while reading");
+    decode_inner(*stored, k, lo_in_inner, extent, out.data(), extent_out, out_start);
+  });
+  return true;
+}
+
+std::unique_ptr<array_to_bytes_codec> make_sharding_indexed_codec(const codec_context& ctx) {
+  return std::make_unique<sharding_indexed_codec>(sharding_configuration::parse(ctx), ctx.decoded, ctx.where);
+}
+
+}  // namespace zarr

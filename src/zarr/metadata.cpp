@@ -1,0 +1,330 @@
+// zarr.metadata: parsing, validating and writing zarr.json (core-v3.md "Metadata",
+// "Extensions", "Node names"; chunk-grids/regular-grid; chunk-key-encodings/{default,v2}).
+module;
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+#include <boost/json.hpp>
+module zarr.metadata;
+
+import zarr.fill_value;
+
+namespace zarr {
+namespace json = boost::json;
+
+namespace {
+
+[[noreturn]] void bad(std::string_view where, std::string_view expected, const json::value* got) {
+  throw error(errc::invalid_metadata, std::string(where) + ": expected " + std::string(expected) + ", got " +
+                                          (got ? json::serialize(*got) : std::string("nothing")));
+}
+
+const json::value& member(const json::object& o, std::string_view key) {
+  const auto* v = o.if_contains(key);
+  if (v == nullptr) bad(key, "a value (the field is required)", nullptr);
+  return *v;
+}
+
+std::uint64_t non_negative(const json::value& v, std::string_view where) {
+  if (const auto* i = v.if_int64(); i && *i >= 0) return static_cast<std::uint64_t>(*i);
+  if (const auto* u = v.if_uint64()) return *u;
+  bad(where, "a non-negative integer", &v);
+}
+
+std::vector<std::uint64_t> integer_list(const json::value& v, std::string_view where) {
+  const auto* a = v.if_array();
+  if (a == nullptr) bad(where, "an array of integers", &v);
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < a->size(); ++i)
+    out.push_back(non_negative((*a)[i], std::string(where) + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+// An extension object or short-hand name: {"name": ..., "configuration": {...}} or "name".
+// Returns the name and the configuration (an empty object when absent). `must_understand`
+// must be absent or true where the spec does not allow false.
+std::pair<std::string, json::object> extension(const json::value& v, std::string_view where) {
+  if (const auto* s = v.if_string()) return {std::string(*s), {}};
+  const auto* o = v.if_object();
+  if (o == nullptr) bad(where, "an object or a name", &v);
+  const auto* n = o->if_contains("name");
+  if (n == nullptr || !n->is_string()) bad(std::string(where) + ".name", "a string", n);
+  json::object configuration;
+  for (const auto& [key, value] : *o) {
+    if (key == "name") continue;
+    if (key == "configuration") {
+      if (!value.is_object()) bad(std::string(where) + ".configuration", "an object", &value);
+      configuration = value.as_object();
+    } else if (key == "must_understand") {
+      if (value != json::value(true)) bad(std::string(where) + ".must_understand", "true (this extension point must be understood)", &value);
+    } else {
+      throw error(errc::invalid_metadata, std::string(where) + ": expected only name and configuration, got \"" +
+                                              std::string(key) + "\"");
+    }
+  }
+  return {std::string(n->as_string()), std::move(configuration)};
+}
+
+void only_keys(const json::object& o, std::initializer_list<std::string_view> allowed, std::string_view where) {
+  for (const auto& [key, value] : o)
+    if (std::find(allowed.begin(), allowed.end(), std::string_view(key)) == allowed.end())
+      throw error(errc::invalid_metadata, std::string(where) + "." + std::string(key) + ": expected no such key");
+}
+
+// A member this library does not know: allowed only as {"must_understand": false, ...}.
+void unknown_member(json::object& extra, std::string_view key, const json::value& value) {
+  const auto* o = value.if_object();
+  const auto* mu = o ? o->if_contains("must_understand") : nullptr;
+  if (mu == nullptr || *mu != json::value(false))
+    throw error(errc::unsupported, std::string(key) + ": expected a known field, or an object with \"must_understand\": false, got " +
+                                       json::serialize(value));
+  extra[key] = value;
+}
+
+int expect_format(const json::object& o) {
+  const auto& v = member(o, "zarr_format");
+  if (v != json::value(3)) bad("zarr_format", "3", &v);
+  return 3;
+}
+
+}  // namespace
+
+// --- chunk key encoding ------------------------------------------------------------------
+
+std::string chunk_key_encoding::key(std::span<const std::uint64_t> index) const {
+  std::string out = encoding == kind::default_ ? "c" : "";
+  if (index.empty()) return encoding == kind::default_ ? out : "0";
+  for (std::size_t i = 0; i < index.size(); ++i) {
+    if (i > 0 || encoding == kind::default_) out += separator;
+    out += std::to_string(index[i]);
+  }
+  return out;
+}
+
+json::value chunk_key_encoding::to_json() const {
+  return json::object{{"name", encoding == kind::default_ ? "default" : "v2"},
+                      {"configuration", {{"separator", std::string(1, separator)}}}};
+}
+
+chunk_key_encoding chunk_key_encoding::parse(const json::value& v, std::string_view where) {
+  auto [name, configuration] = extension(v, where);
+  chunk_key_encoding out;
+  if (name == "default") {
+    out = {kind::default_, '/'};
+  } else if (name == "v2") {
+    out = {kind::v2, '.'};
+  } else {
+    throw error(errc::unsupported, std::string(where) + ".name: expected \"default\" or \"v2\", got \"" + name + "\"");
+  }
+  const auto at = std::string(where) + ".configuration";
+  only_keys(configuration, {"separator"}, at);
+  if (const auto* s = configuration.if_contains("separator")) {
+    if (*s == json::value("/")) out.separator = '/';
+    else if (*s == json::value(".")) out.separator = '.';
+    else bad(at + ".separator", "\"/\" or \".\"", s);
+  }
+  return out;
+}
+
+// --- arrays --------------------------------------------------------------------------------
+
+array_metadata array_metadata::parse(const json::value& v) {
+  const auto* o = v.if_object();
+  if (o == nullptr) bad("zarr.json", "an object", &v);
+  expect_format(*o);
+  if (const auto& t = member(*o, "node_type"); t != json::value("array")) bad("node_type", "\"array\"", &t);
+  array_metadata m;
+  m.shape = integer_list(member(*o, "shape"), "shape");
+  m.type = parse_data_type(member(*o, "data_type"), "data_type");
+
+  auto [grid, grid_config] = extension(member(*o, "chunk_grid"), "chunk_grid");
+  if (grid != "regular")
+    throw error(errc::unsupported, "chunk_grid.name: expected \"regular\", got \"" + grid + "\"");
+  only_keys(grid_config, {"chunk_shape"}, "chunk_grid.configuration");
+  const auto* cs = grid_config.if_contains("chunk_shape");
+  if (cs == nullptr) bad("chunk_grid.configuration.chunk_shape", "an array of integers", nullptr);
+  m.chunk_shape = integer_list(*cs, "chunk_grid.configuration.chunk_shape");
+  if (m.chunk_shape.size() != m.shape.size())
+    throw error(errc::invalid_metadata, "chunk_grid.configuration.chunk_shape: expected " + std::to_string(m.shape.size()) +
+                                            " dimensions (the rank of shape), got " + std::to_string(m.chunk_shape.size()));
+  for (std::size_t i = 0; i < m.chunk_shape.size(); ++i)
+    if (m.chunk_shape[i] == 0)
+      throw error(errc::invalid_metadata, "chunk_grid.configuration.chunk_shape[" + std::to_string(i) + "]: expected a positive integer, got 0");
+
+  m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
+  m.fill_value = parse_fill_value(member(*o, "fill_value"), m.type, "fill_value");
+  m.codecs = member(*o, "codecs");
+  if (!m.codecs.is_array() || m.codecs.as_array().empty()) bad("codecs", "a non-empty array of codecs", &m.codecs);
+
+  for (const auto& [key, value] : *o) {
+    if (key == "zarr_format" || key == "node_type" || key == "shape" || key == "data_type" || key == "chunk_grid" ||
+        key == "chunk_key_encoding" || key == "fill_value" || key == "codecs")
+      continue;
+    if (key == "attributes") {
+      if (!value.is_object()) bad("attributes", "an object", &value);
+      m.attributes = value.as_object();
+    } else if (key == "storage_transformers") {
+      const auto* a = value.if_array();
+      if (a == nullptr) bad("storage_transformers", "an array", &value);
+      if (!a->empty())
+        throw error(errc::unsupported, "storage_transformers: expected none (no storage transformer is supported), got " +
+                                           json::serialize(value));
+    } else if (key == "dimension_names") {
+      const auto* a = value.if_array();
+      if (a == nullptr) bad("dimension_names", "an array of strings or nulls", &value);
+      if (a->size() != m.shape.size())
+        throw error(errc::invalid_metadata, "dimension_names: expected " + std::to_string(m.shape.size()) +
+                                                " names (the rank of shape), got " + std::to_string(a->size()));
+      std::vector<std::optional<std::string>> names;
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        const auto& n = (*a)[i];
+        if (n.is_null()) names.emplace_back();
+        else if (n.is_string()) names.emplace_back(std::string(n.as_string()));
+        else bad("dimension_names[" + std::to_string(i) + "]", "a string or null", &n);
+      }
+      m.dimension_names = std::move(names);
+    } else {
+      unknown_member(m.extra, key, value);
+    }
+  }
+  return m;
+}
+
+json::object array_metadata::to_json() const {
+  json::array shape_json, chunks_json;
+  for (auto d : shape) shape_json.push_back(d);
+  for (auto d : chunk_shape) chunks_json.push_back(d);
+  json::object o{
+      {"zarr_format", 3},
+      {"node_type", "array"},
+      {"shape", std::move(shape_json)},
+      {"data_type", zarr::to_json(type)},
+      {"chunk_grid", {{"name", "regular"}, {"configuration", {{"chunk_shape", std::move(chunks_json)}}}}},
+      {"chunk_key_encoding", key_encoding.to_json()},
+      {"fill_value", fill_value_to_json(fill_value)},
+      {"codecs", codecs},
+      {"attributes", attributes},
+  };
+  if (dimension_names) {
+    json::array names;
+    for (const auto& n : *dimension_names) names.push_back(n ? json::value(*n) : json::value(nullptr));
+    o["dimension_names"] = std::move(names);
+  }
+  for (const auto& [key, value] : extra) o[key] = value;
+  return o;
+}
+
+std::vector<std::uint64_t> array_metadata::grid_shape() const {
+  std::vector<std::uint64_t> g(shape.size());
+  for (std::size_t i = 0; i < shape.size(); ++i) g[i] = shape[i] / chunk_shape[i] + (shape[i] % chunk_shape[i] != 0);
+  return g;
+}
+
+// --- groups --------------------------------------------------------------------------------
+
+group_metadata group_metadata::parse(const json::value& v) {
+  const auto* o = v.if_object();
+  if (o == nullptr) bad("zarr.json", "an object", &v);
+  expect_format(*o);
+  if (const auto& t = member(*o, "node_type"); t != json::value("group")) bad("node_type", "\"group\"", &t);
+  group_metadata g;
+  for (const auto& [key, value] : *o) {
+    if (key == "zarr_format" || key == "node_type") continue;
+    if (key == "attributes") {
+      if (!value.is_object()) bad("attributes", "an object", &value);
+      g.attributes = value.as_object();
+    } else if (key == "consolidated_metadata") {
+      // core-v3.md "Additional fields": accepted on groups; we do not use it.
+      if (!value.is_object() && !value.is_null()) bad("consolidated_metadata", "an object", &value);
+      g.extra[key] = value;
+    } else {
+      unknown_member(g.extra, key, value);
+    }
+  }
+  return g;
+}
+
+json::object group_metadata::to_json() const {
+  json::object o{{"zarr_format", 3}, {"node_type", "group"}, {"attributes", attributes}};
+  for (const auto& [key, value] : extra) o[key] = value;
+  return o;
+}
+
+node_metadata parse_node_metadata(std::string_view text) {
+  json::error_code ec;
+  json::parse_options options;
+  options.max_depth = 64;
+  const auto v = json::parse(text, ec, {}, options);
+  if (ec) throw error(errc::invalid_metadata, "zarr.json: expected a JSON document, got a parse error (" + ec.message() + ")");
+  const auto* o = v.if_object();
+  if (o == nullptr) bad("zarr.json", "an object", &v);
+  const auto* t = o->if_contains("node_type");
+  if (t != nullptr && *t == json::value("group")) return group_metadata::parse(v);
+  if (t != nullptr && *t == json::value("array")) return array_metadata::parse(v);
+  bad("node_type", "\"array\" or \"group\"", t);
+}
+
+std::string serialize_metadata(const json::object& document) {
+  // Indented two spaces per level, one member per line: readable, and stable for diffs.
+  std::string out;
+  const auto write = [&](auto&& self, const json::value& v, int depth) -> void {
+    const std::string pad(static_cast<std::size_t>(depth) * 2, ' ');
+    if (const auto* o = v.if_object(); o && !o->empty()) {
+      out += "{\n";
+      bool first = true;
+      for (const auto& [key, value] : *o) {
+        if (!first) out += ",\n";
+        first = false;
+        out += pad + "  " + json::serialize(json::string(key)) + ": ";
+        self(self, value, depth + 1);
+      }
+      out += "\n" + pad + "}";
+    } else if (const auto* a = v.if_array(); a && !a->empty() &&
+                                               std::any_of(a->begin(), a->end(), [](const json::value& e) { return e.is_structured(); })) {
+      out += "[\n";
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        out += pad + "  ";
+        self(self, (*a)[i], depth + 1);
+        out += i + 1 < a->size() ? ",\n" : "\n";
+      }
+      out += pad + "]";
+    } else {
+      out += json::serialize(v);
+    }
+  };
+  write(write, document, 0);
+  out += "\n";
+  return out;
+}
+
+// --- node names ------------------------------------------------------------------------------
+
+void validate_node_name(std::string_view name) {
+  const auto bad_name = [&](std::string_view why) {
+    throw error(errc::invalid_key, "node name \"" + std::string(name) + "\": expected a name " + std::string(why));
+  };
+  if (name.empty()) bad_name("that is not empty");
+  if (name.find('/') != std::string_view::npos) bad_name("without '/'");
+  if (name.find_first_not_of('.') == std::string_view::npos) bad_name("that is not only periods");
+  if (name.starts_with("__")) bad_name("that does not start with \"__\"");
+  if (name == "zarr.json") bad_name("other than \"zarr.json\"");
+  if (name.find('\0') != std::string_view::npos || name.find('\\') != std::string_view::npos)
+    bad_name("without NUL or backslash");
+}
+
+void validate_node_path(std::string_view path) {
+  if (path.empty()) return;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    const auto end = std::min(path.find('/', start), path.size());
+    validate_node_name(path.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
+}  // namespace zarr

@@ -1,0 +1,201 @@
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+#include "../support.hpp"
+import zarr;
+
+namespace json = boost::json;
+
+namespace {
+
+json::object valid_array() {
+  return json::parse(R"({
+    "zarr_format": 3, "node_type": "array", "shape": [10, 20], "data_type": "int16",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [5, 5]}},
+    "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+    "fill_value": 0,
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]
+  })").as_object();
+}
+
+zarr::array_metadata parse(const json::object& o) { return zarr::array_metadata::parse(o); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(chunk_key_encoding)
+
+BOOST_AUTO_TEST_CASE(default_encoding_prefixes_c) {
+  const auto e = zarr::chunk_key_encoding::parse(json::parse(R"({"name": "default"})"));
+  const std::vector<std::uint64_t> index{1, 23, 45};
+  BOOST_TEST(e.key(index) == "c/1/23/45");
+  BOOST_TEST(e.key({}) == "c");
+  const auto dot = zarr::chunk_key_encoding::parse(json::parse(R"({"name": "default", "configuration": {"separator": "."}})"));
+  BOOST_TEST(dot.key(index) == "c.1.23.45");
+}
+
+BOOST_AUTO_TEST_CASE(v2_encoding_joins_indices) {
+  const auto e = zarr::chunk_key_encoding::parse(json::parse(R"("v2")"));
+  const std::vector<std::uint64_t> index{1, 23, 45};
+  BOOST_TEST(e.key(index) == "1.23.45");
+  BOOST_TEST(e.key({}) == "0");
+  const auto slash = zarr::chunk_key_encoding::parse(json::parse(R"({"name": "v2", "configuration": {"separator": "/"}})"));
+  BOOST_TEST(slash.key(index) == "1/23/45");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_bad_encodings) {
+  ZARR_CHECK_ERROR(zarr::chunk_key_encoding::parse(json::parse(R"({"name": "default", "configuration": {"separator": "-"}})")),
+                   zarr::errc::invalid_metadata, "chunk_key_encoding.configuration.separator");
+  ZARR_CHECK_ERROR(zarr::chunk_key_encoding::parse(json::parse(R"({"name": "fancy"})")), zarr::errc::unsupported, "fancy");
+  ZARR_CHECK_ERROR(zarr::chunk_key_encoding::parse(json::parse(R"({"name": "v2", "must_understand": false})")),
+                   zarr::errc::invalid_metadata, "must_understand");
+  ZARR_CHECK_ERROR(zarr::chunk_key_encoding::parse(json::parse(R"({"name": "v2", "configuration": {"x": 1}})")),
+                   zarr::errc::invalid_metadata, "chunk_key_encoding.configuration.x");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(array_metadata)
+
+BOOST_AUTO_TEST_CASE(parses_every_field) {
+  auto o = valid_array();
+  o["attributes"] = {{"units", "m"}};
+  o["dimension_names"] = {"y", nullptr};
+  o["storage_transformers"] = json::array{};
+  const auto m = parse(o);
+  BOOST_TEST(m.shape == (std::vector<std::uint64_t>{10, 20}), boost::test_tools::per_element());
+  BOOST_TEST(m.type == zarr::data_type::int16);
+  BOOST_TEST(m.chunk_shape == (std::vector<std::uint64_t>{5, 5}), boost::test_tools::per_element());
+  BOOST_TEST(m.grid_shape() == (std::vector<std::uint64_t>{2, 4}), boost::test_tools::per_element());
+  BOOST_TEST(m.attributes.at("units") == "m");
+  BOOST_TEST(m.dimension_names->at(0).value() == "y");
+  BOOST_TEST(!m.dimension_names->at(1).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(writes_what_it_reads) {
+  auto o = valid_array();
+  o["attributes"] = {{"a", json::array{1, 2}}};
+  o["dimension_names"] = {"y", nullptr};
+  const auto m = parse(o);
+  const auto again = parse(m.to_json());
+  BOOST_TEST(json::serialize(again.to_json()) == json::serialize(m.to_json()));
+  BOOST_TEST(m.to_json().at("dimension_names") == o.at("dimension_names"));
+  // the document text parses back as the same node
+  const auto text = zarr::serialize_metadata(m.to_json());
+  const auto node = zarr::parse_node_metadata(text);
+  BOOST_TEST(std::holds_alternative<zarr::array_metadata>(node));
+}
+
+BOOST_AUTO_TEST_CASE(rejects_each_missing_mandatory_field) {
+  for (const char* field : {"zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding",
+                            "fill_value", "codecs"}) {
+    BOOST_TEST_CONTEXT(field) {
+      auto o = valid_array();
+      o.erase(field);
+      // node_type decides the document kind, so its absence is reported by the node parser.
+      if (std::string(field) == "node_type")
+        ZARR_CHECK_ERROR(zarr::parse_node_metadata(json::serialize(o)), zarr::errc::invalid_metadata, "node_type");
+      else
+        ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, field);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(rejects_each_field_of_the_wrong_type) {
+  const std::vector<std::pair<const char*, json::value>> cases{
+      {"zarr_format", json::value(2)},
+      {"zarr_format", json::value("3")},
+      {"node_type", json::value("table")},
+      {"shape", json::value(10)},
+      {"shape", json::array{10, -1}},
+      {"shape", json::array{10, 2.5}},
+      {"data_type", json::value(16)},
+      {"chunk_grid", json::value(5)},
+      {"chunk_key_encoding", json::value(json::array{})},
+      {"fill_value", json::value("zero")},
+      {"fill_value", json::value(1.5)},
+      {"codecs", json::value(json::object{})},
+      {"codecs", json::value(json::array{})},
+      {"attributes", json::value(json::array{})},
+      {"dimension_names", json::value("y")},
+      {"dimension_names", json::array{"y", 3}},
+      {"dimension_names", json::array{"y"}},
+  };
+  for (const auto& [field, value] : cases) {
+    BOOST_TEST_CONTEXT(field << " = " << json::serialize(value)) {
+      auto o = valid_array();
+      o[field] = value;
+      BOOST_CHECK_EXCEPTION(static_cast<void>(zarr::parse_node_metadata(json::serialize(o))), zarr::error,
+                            [&](const zarr::error& e) { return std::string(e.what()).find(field) != std::string::npos; });
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(rejects_bad_chunk_grids) {
+  auto o = valid_array();
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [5]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape: expected 2 dimensions");
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [5, 0]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape[1]: expected a positive integer");
+  o["chunk_grid"] = json::parse(R"({"name": "rectilinear", "configuration": {"chunk_shape": [5, 5]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::unsupported, "chunk_grid.name");
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [5, 5], "x": 1}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_grid.configuration.x");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_unknown_fields_unless_they_need_not_be_understood) {
+  auto o = valid_array();
+  o["colour"] = "blue";
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::unsupported, "colour");
+  o["colour"] = json::parse(R"({"name": "colour", "must_understand": true})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::unsupported, "colour");
+  o["colour"] = json::parse(R"({"name": "colour", "must_understand": false})");
+  const auto m = parse(o);
+  BOOST_TEST(m.to_json().contains("colour"));  // kept on rewrite
+}
+
+BOOST_AUTO_TEST_CASE(rejects_storage_transformers) {
+  auto o = valid_array();
+  o["storage_transformers"] = json::parse(R"([{"name": "sharding"}])");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::unsupported, "storage_transformers");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_documents_that_are_not_json) {
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata("{\"zarr_format\": 3,"), zarr::errc::invalid_metadata, "zarr.json");
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata("[]"), zarr::errc::invalid_metadata, "zarr.json: expected an object");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(group_metadata)
+
+BOOST_AUTO_TEST_CASE(parses_groups_with_consolidated_metadata) {
+  const auto node = zarr::parse_node_metadata(R"({"zarr_format": 3, "node_type": "group", "attributes": {"a": 1},
+      "consolidated_metadata": {"must_understand": false, "kind": "inline", "metadata": {}}})");
+  const auto& g = std::get<zarr::group_metadata>(node);
+  BOOST_TEST(g.attributes.at("a") == 1);
+}
+
+BOOST_AUTO_TEST_CASE(rejects_unknown_group_fields) {
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata(R"({"zarr_format": 3, "node_type": "group", "x": 1})"),
+                   zarr::errc::unsupported, "x");
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata(R"({"zarr_format": 3, "node_type": "group", "attributes": 1})"),
+                   zarr::errc::invalid_metadata, "attributes");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(node_names)
+
+BOOST_AUTO_TEST_CASE(rejects_names_the_spec_forbids) {
+  for (const char* bad : {"", "a/b", ".", "..", "...", "__x", "zarr.json"})
+    BOOST_TEST_CONTEXT(bad) { ZARR_CHECK_ERROR(zarr::validate_node_name(bad), zarr::errc::invalid_key, "node name"); }
+  for (const char* good : {"a", ".a", "a.b", "_x", "x__"}) BOOST_CHECK_NO_THROW(zarr::validate_node_name(good));
+  ZARR_CHECK_ERROR(zarr::validate_node_path("a//b"), zarr::errc::invalid_key, "node name");
+  ZARR_CHECK_ERROR(zarr::validate_node_path("a/../b"), zarr::errc::invalid_key, "node name");
+  BOOST_CHECK_NO_THROW(zarr::validate_node_path("a/b/c"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
