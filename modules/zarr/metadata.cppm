@@ -8,6 +8,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 #include <boost/json/object.hpp>
@@ -42,8 +43,12 @@ struct array_metadata {
   std::optional<std::vector<std::optional<std::string>>> dimension_names;
   boost::json::object extra;               // unknown members marked "must_understand": false
 
-  [[nodiscard]] static array_metadata parse(const boost::json::value& json);
+  // `source` is the document's text, when there is one: fill values are then rounded from
+  // their exact decimal text (DECISIONS.md 1).
+  [[nodiscard]] static array_metadata parse(const boost::json::value& json, std::string_view source = {});
   [[nodiscard]] boost::json::object to_json() const;
+  // The document's text, with the fill value in its shortest exact form.
+  [[nodiscard]] std::string to_text() const;
   // Chunks along each dimension: ceil(shape / chunk_shape).
   [[nodiscard]] std::vector<std::uint64_t> grid_shape() const;
 };
@@ -54,15 +59,25 @@ struct group_metadata {
 
   [[nodiscard]] static group_metadata parse(const boost::json::value& json);
   [[nodiscard]] boost::json::object to_json() const;
+  [[nodiscard]] std::string to_text() const;
 };
 
 using node_metadata = std::variant<array_metadata, group_metadata>;
 
+// Parses JSON text like boost::json::parse, but with every number that has a fraction or
+// an exponent rounded correctly to the nearest double (Boost.JSON 1.81's own conversion is
+// not always). `what` names the document in errors (invalid_metadata).
+[[nodiscard]] boost::json::value parse_json(std::string_view text, std::string_view what = "zarr.json");
+
 // Parses a zarr.json document of either kind (the text, so that numbers keep their exact
 // decimal form for fill values).
 [[nodiscard]] node_metadata parse_node_metadata(std::string_view text);
-// The text of a document, pretty enough for people, canonical for programs.
-[[nodiscard]] std::string serialize_metadata(const boost::json::object& document);
+// The text of a document, pretty enough for people, canonical for programs: two-space
+// indents, doubles in their shortest round-trip form. `raw_members` replaces the value of
+// top-level members with ready-made JSON text (the exact fill value).
+[[nodiscard]] std::string serialize_metadata(
+    const boost::json::object& document,
+    std::span<const std::pair<std::string_view, std::string>> raw_members = {});
 
 // Checks a node name (core-v3.md "Node names"): non-empty, no "/", not only periods, no
 // leading "__", not "zarr.json".

@@ -22,8 +22,7 @@ namespace {
 
 std::string text_of(const bytes& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
 
-void write_document(store& s, std::string_view path, const json::object& document) {
-  const auto text = serialize_metadata(document);
+void write_document(store& s, std::string_view path, const std::string& text) {
   s.set(node_prefix(path) + "zarr.json", std::as_bytes(std::span(text)));
 }
 
@@ -32,7 +31,7 @@ void create_parents(store& s, std::string_view path) {
   std::string parent;
   std::size_t pos = 0;
   for (;;) {
-    if (!s.get(node_prefix(parent) + "zarr.json")) write_document(s, parent, group_metadata{}.to_json());
+    if (!s.get(node_prefix(parent) + "zarr.json")) write_document(s, parent, group_metadata{}.to_text());
     const auto slash = path.find('/', pos);
     if (slash == std::string_view::npos) return;
     parent = std::string(path.substr(0, slash));
@@ -77,7 +76,8 @@ array array::create(std::shared_ptr<store> s, std::string_view path, const array
   validate_node_path(path);
   // Round-trip the metadata through its JSON form, so that what is written is exactly
   // what a later open will see, then resolve the chain: all before writing anything.
-  auto meta = array_metadata::parse(metadata.to_json());
+  const auto text = metadata.to_text();
+  auto meta = array_metadata::parse(parse_json(text), text);
   array a(std::move(s), std::string(path), std::move(meta));
   a.meta_.codecs = a.chain_->to_json();  // choices made by codecs are recorded
   if (!overwrite && a.store_->get(node_prefix(path) + "zarr.json"))
@@ -96,7 +96,7 @@ array array::open(std::shared_ptr<store> s, std::string_view path) {
   return array(std::move(s), std::string(path), std::move(*meta));
 }
 
-void array::write_metadata() const { write_document(*store_, path_, meta_.to_json()); }
+void array::write_metadata() const { write_document(*store_, path_, meta_.to_text()); }
 
 std::string array::chunk_key(std::span<const std::uint64_t> chunk_index) const {
   return node_prefix(path_) + meta_.key_encoding.key(chunk_index);
@@ -292,7 +292,7 @@ group group::create(std::shared_ptr<store> s, std::string_view path, const json:
   if (!path.empty()) create_parents(*s, path);
   group_metadata meta;
   meta.attributes = attributes;
-  write_document(*s, path, meta.to_json());
+  write_document(*s, path, meta.to_text());
   return group(std::move(s), std::string(path), std::move(meta));
 }
 
@@ -315,7 +315,7 @@ std::vector<std::string> group::children() const {
 
 void group::set_attributes(const json::object& attributes) {
   meta_.attributes = attributes;
-  write_document(*store_, path_, meta_.to_json());
+  write_document(*store_, path_, meta_.to_text());
 }
 
 }  // namespace zarr

@@ -2,6 +2,9 @@
 // "Extensions", "Node names"; chunk-grids/regular-grid; chunk-key-encodings/{default,v2}).
 module;
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <system_error>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -10,6 +13,7 @@ module;
 #include <variant>
 #include <vector>
 #include <boost/json.hpp>
+#include <boost/json/basic_parser_impl.hpp>
 module zarr.metadata;
 
 import zarr.fill_value;
@@ -133,7 +137,7 @@ chunk_key_encoding chunk_key_encoding::parse(const json::value& v, std::string_v
 
 // --- arrays --------------------------------------------------------------------------------
 
-array_metadata array_metadata::parse(const json::value& v) {
+array_metadata array_metadata::parse(const json::value& v, std::string_view source) {
   const auto* o = v.if_object();
   if (o == nullptr) bad("zarr.json", "an object", &v);
   expect_format(*o);
@@ -157,7 +161,10 @@ array_metadata array_metadata::parse(const json::value& v) {
       throw error(errc::invalid_metadata, "chunk_grid.configuration.chunk_shape[" + std::to_string(i) + "]: expected a positive integer, got 0");
 
   m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
-  m.fill_value = parse_fill_value(member(*o, "fill_value"), m.type, "fill_value");
+  const auto& fill = member(*o, "fill_value");
+  const auto fill_text = source.empty() ? std::nullopt : json_source_text(source, "/fill_value");
+  m.fill_value = fill_text ? parse_fill_value_text(*fill_text, m.type, "fill_value")
+                           : parse_fill_value(fill, m.type, "fill_value");
   m.codecs = member(*o, "codecs");
   if (!m.codecs.is_array() || m.codecs.as_array().empty()) bad("codecs", "a non-empty array of codecs", &m.codecs);
 
@@ -219,6 +226,11 @@ json::object array_metadata::to_json() const {
   return o;
 }
 
+std::string array_metadata::to_text() const {
+  const std::pair<std::string_view, std::string> fill{"fill_value", fill_value_to_json_text(fill_value)};
+  return serialize_metadata(to_json(), std::span(&fill, 1));
+}
+
 std::vector<std::uint64_t> array_metadata::grid_shape() const {
   std::vector<std::uint64_t> g(shape.size());
   for (std::size_t i = 0; i < shape.size(); ++i) g[i] = shape[i] / chunk_shape[i] + (shape[i] % chunk_shape[i] != 0);
@@ -249,29 +261,98 @@ group_metadata group_metadata::parse(const json::value& v) {
   return g;
 }
 
+std::string group_metadata::to_text() const { return serialize_metadata(to_json()); }
+
 json::object group_metadata::to_json() const {
   json::object o{{"zarr_format", 3}, {"node_type", "group"}, {"attributes", attributes}};
   for (const auto& [key, value] : extra) o[key] = value;
   return o;
 }
 
-node_metadata parse_node_metadata(std::string_view text) {
-  json::error_code ec;
+namespace {
+
+// Builds a json::value like Boost.JSON's own parser, converting numbers with a fraction or
+// an exponent with std::from_chars (correctly rounded) from their full text.
+class exact_handler {
+ public:
+  static constexpr std::size_t max_object_size = std::size_t(-1);
+  static constexpr std::size_t max_array_size = std::size_t(-1);
+  static constexpr std::size_t max_key_size = std::size_t(-1);
+  static constexpr std::size_t max_string_size = std::size_t(-1);
+
+  json::value_stack stack;
+  std::string number;
+
+  bool on_document_begin(json::error_code&) { return true; }
+  bool on_document_end(json::error_code&) { return true; }
+  bool on_object_begin(json::error_code&) { return true; }
+  bool on_object_end(std::size_t n, json::error_code&) { stack.push_object(n); return true; }
+  bool on_array_begin(json::error_code&) { return true; }
+  bool on_array_end(std::size_t n, json::error_code&) { stack.push_array(n); return true; }
+  bool on_key_part(json::string_view s, std::size_t, json::error_code&) { stack.push_chars(s); return true; }
+  bool on_key(json::string_view s, std::size_t, json::error_code&) { stack.push_key(s); return true; }
+  bool on_string_part(json::string_view s, std::size_t, json::error_code&) { stack.push_chars(s); return true; }
+  bool on_string(json::string_view s, std::size_t, json::error_code&) { stack.push_string(s); return true; }
+  bool on_number_part(json::string_view s, json::error_code&) { number.append(s.data(), s.size()); return true; }
+  bool on_int64(std::int64_t i, json::string_view, json::error_code&) { number.clear(); stack.push_int64(i); return true; }
+  bool on_uint64(std::uint64_t u, json::string_view, json::error_code&) { number.clear(); stack.push_uint64(u); return true; }
+  bool on_double(double d, json::string_view s, json::error_code&) {
+    number.append(s.data(), s.size());
+    double exact = d;
+    const auto [end, err] = std::from_chars(number.data(), number.data() + number.size(), exact);
+    // Out of range: from_chars leaves `exact` alone; Boost.JSON's infinity or zero stays.
+    if (err == std::errc::result_out_of_range) exact = d;
+    (void)end;
+    number.clear();
+    stack.push_double(exact);
+    return true;
+  }
+  bool on_bool(bool b, json::error_code&) { stack.push_bool(b); return true; }
+  bool on_null(json::error_code&) { stack.push_null(); return true; }
+  bool on_comment_part(json::string_view, json::error_code&) { return true; }
+  bool on_comment(json::string_view, json::error_code&) { return true; }
+};
+
+}  // namespace
+
+json::value parse_json(std::string_view text, std::string_view what) {
   json::parse_options options;
   options.max_depth = 64;
-  const auto v = json::parse(text, ec, {}, options);
-  if (ec) throw error(errc::invalid_metadata, "zarr.json: expected a JSON document, got a parse error (" + ec.message() + ")");
+  json::basic_parser<exact_handler> parser(options);
+  parser.handler().stack.reset();
+  json::error_code ec;
+  const auto n = parser.write_some(false, text.data(), text.size(), ec);
+  if (!ec && n < text.size()) ec = json::error::extra_data;
+  if (ec)
+    throw error(errc::invalid_metadata, std::string(what) + ": expected a JSON document, got a parse error (" + ec.message() + ")");
+  return parser.handler().stack.release();
+}
+
+node_metadata parse_node_metadata(std::string_view text) {
+  const auto v = parse_json(text, "zarr.json");
   const auto* o = v.if_object();
   if (o == nullptr) bad("zarr.json", "an object", &v);
   const auto* t = o->if_contains("node_type");
   if (t != nullptr && *t == json::value("group")) return group_metadata::parse(v);
-  if (t != nullptr && *t == json::value("array")) return array_metadata::parse(v);
+  if (t != nullptr && *t == json::value("array")) return array_metadata::parse(v, text);
   bad("node_type", "\"array\" or \"group\"", t);
 }
 
-std::string serialize_metadata(const json::object& document) {
+std::string serialize_metadata(const json::object& document,
+                               std::span<const std::pair<std::string_view, std::string>> raw_members) {
   // Indented two spaces per level, one member per line: readable, and stable for diffs.
   std::string out;
+  const auto scalar_text = [](const json::value& v) {
+    if (const auto* d = v.if_double(); d && std::isfinite(*d)) {
+      char buffer[32];
+      const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, *d);
+      std::string text(buffer, end);
+      // keep it a JSON number with a fraction or exponent, as it was a double
+      if (text.find_first_of(".e") == std::string::npos) text += ".0";
+      return text;
+    }
+    return json::serialize(v);
+  };
   const auto write = [&](auto&& self, const json::value& v, int depth) -> void {
     const std::string pad(static_cast<std::size_t>(depth) * 2, ' ');
     if (const auto* o = v.if_object(); o && !o->empty()) {
@@ -281,7 +362,11 @@ std::string serialize_metadata(const json::object& document) {
         if (!first) out += ",\n";
         first = false;
         out += pad + "  " + json::serialize(json::string(key)) + ": ";
-        self(self, value, depth + 1);
+        const auto raw = depth == 0 ? std::find_if(raw_members.begin(), raw_members.end(),
+                                                   [&](const auto& m) { return m.first == std::string_view(key); })
+                                    : raw_members.end();
+        if (raw != raw_members.end()) out += raw->second;
+        else self(self, value, depth + 1);
       }
       out += "\n" + pad + "}";
     } else if (const auto* a = v.if_array(); a && !a->empty() &&
@@ -293,8 +378,17 @@ std::string serialize_metadata(const json::object& document) {
         out += i + 1 < a->size() ? ",\n" : "\n";
       }
       out += pad + "]";
+    } else if (const auto* a = v.if_array()) {
+      out += "[";
+      for (std::size_t i = 0; i < a->size(); ++i) {
+        if (i) out += ", ";
+        self(self, (*a)[i], depth + 1);
+      }
+      out += "]";
+    } else if (v.is_object()) {
+      out += "{}";
     } else {
-      out += json::serialize(v);
+      out += scalar_text(v);
     }
   };
   write(write, document, 0);

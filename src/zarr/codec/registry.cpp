@@ -1,19 +1,41 @@
 // The one table of built-in codecs (no self-registration: a static library would drop it).
-// To add a codec: import its module here and add a row.
+// To add a codec: import its module here and add a row (the table is sorted by name).
 module;
 #include <array>
 #include <memory>
 #include <string_view>
 module zarr.codec;
 
+import zarr.codec.blosc;
+import zarr.codec.bytes;
+import zarr.codec.crc32c;
+import zarr.codec.gzip;
 import zarr.codec.sharding_indexed;
+import zarr.codec.transpose;
+import zarr.codec.zstd;
 
 namespace zarr {
 
 namespace {
 
+codec_entry array_to_array(std::string_view name, std::unique_ptr<array_to_array_codec> (*make)(const codec_context&)) {
+  return {name, codec_kind::array_to_array, make, nullptr, nullptr};
+}
+codec_entry array_to_bytes(std::string_view name, std::unique_ptr<array_to_bytes_codec> (*make)(const codec_context&)) {
+  return {name, codec_kind::array_to_bytes, nullptr, make, nullptr};
+}
+codec_entry bytes_to_bytes(std::string_view name, std::unique_ptr<bytes_to_bytes_codec> (*make)(const codec_context&)) {
+  return {name, codec_kind::bytes_to_bytes, nullptr, nullptr, make};
+}
+
 const std::array builtin_codecs{
-    codec_entry{"sharding_indexed", codec_kind::array_to_bytes, {}, make_sharding_indexed_codec, {}},
+    bytes_to_bytes("blosc", make_blosc_codec),
+    array_to_bytes("bytes", make_bytes_codec),
+    bytes_to_bytes("crc32c", make_crc32c_codec),
+    bytes_to_bytes("gzip", make_gzip_codec),
+    array_to_bytes("sharding_indexed", make_sharding_indexed_codec),
+    array_to_array("transpose", make_transpose_codec),
+    bytes_to_bytes("zstd", make_zstd_codec),
 };
 
 }  // namespace

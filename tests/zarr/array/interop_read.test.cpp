@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
+#include "corpus_json.hpp"
 import zarr;
 
 namespace json = boost::json;
@@ -23,48 +24,7 @@ json::value read_json(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream ss;
   ss << in.rdbuf();
-  return json::parse(ss.str());
-}
-
-// An independent decoding of IEEE half precision, for the comparison only.
-double half_to_double(std::uint16_t h) {
-  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  const double sign = (h & 0x8000) ? -1.0 : 1.0;
-  if (e == 0x1f) return m ? NAN : sign * INFINITY;
-  if (e == 0) return sign * std::ldexp(m, -24);
-  return sign * std::ldexp(1024 + m, e - 25);
-}
-
-// The corpus' JSON form of one element (see shared/interop/README.md "The JSON form").
-json::value element_json(zarr::data_type t, const std::byte* p) {
-  using zarr::data_type;
-  const auto load = [&]<class T>(T) { T v; std::memcpy(&v, p, sizeof v); return v; };
-  const auto real = [](double d) -> json::value {
-    if (std::isnan(d)) return "NaN";
-    if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
-    if (d == 0 && std::signbit(d)) return "-0.0";
-    return d;
-  };
-  switch (t) {
-    case data_type::bool_: return load(std::uint8_t{}) != 0;
-    case data_type::int8: return load(std::int8_t{});
-    case data_type::int16: return load(std::int16_t{});
-    case data_type::int32: return load(std::int32_t{});
-    case data_type::int64: return json::string(std::to_string(load(std::int64_t{})));
-    case data_type::uint8: return load(std::uint8_t{});
-    case data_type::uint16: return load(std::uint16_t{});
-    case data_type::uint32: return load(std::uint32_t{});
-    case data_type::uint64: return json::string(std::to_string(load(std::uint64_t{})));
-    case data_type::float16: return real(half_to_double(load(std::uint16_t{})));
-    case data_type::float32: return real(load(float{}));
-    case data_type::float64: return real(load(double{}));
-    default: BOOST_FAIL("the corpus has no " << zarr::name(t)); return nullptr;
-  }
-}
-
-bool same(const json::value& expected, const json::value& got) {
-  if (expected.is_number() && got.is_number()) return expected.to_number<double>() == got.to_number<double>();
-  return expected == got;
+  return zarr::parse_json(ss.str(), p.string());
 }
 
 }  // namespace
@@ -85,7 +45,7 @@ BOOST_AUTO_TEST_CASE(reads_every_array_of_the_zarrita_corpus_as_expected) {
       std::vector<std::uint64_t> shape;
       for (const auto& d : expected.at("shape").as_array()) shape.push_back(d.to_number<std::uint64_t>());
       BOOST_TEST(a.shape() == shape, boost::test_tools::per_element());
-      BOOST_TEST(same(expected.at("fill_value"), element_json(a.type(), a.metadata().fill_value.bits.data())));
+      BOOST_TEST(zarr_test::same(expected.at("fill_value"), zarr_test::element_json(a.type(), a.metadata().fill_value.bits.data())));
       const auto r = zarr::region::all(a.shape());
       const auto size = static_cast<std::size_t>(zarr::info(a.type()).size);
       std::vector<std::byte> data(r.num_elements() * size);
@@ -94,10 +54,10 @@ BOOST_AUTO_TEST_CASE(reads_every_array_of_the_zarrita_corpus_as_expected) {
       BOOST_TEST_REQUIRE(values.size() == r.num_elements());
       std::size_t differences = 0;
       for (std::size_t i = 0; i < values.size(); ++i)
-        if (!same(values[i], element_json(a.type(), data.data() + i * size))) {
+        if (!zarr_test::same(values[i], zarr_test::element_json(a.type(), data.data() + i * size))) {
           if (differences++ < 3)
             BOOST_ERROR("element " << i << ": expected " << json::serialize(values[i]) << ", got "
-                                   << json::serialize(element_json(a.type(), data.data() + i * size)));
+                                   << json::serialize(zarr_test::element_json(a.type(), data.data() + i * size)));
         }
       BOOST_TEST(differences == 0u);
     }

@@ -1,0 +1,61 @@
+// zarr.codec.transpose: the `transpose` array -> array codec, which permutes the dimensions
+// of a chunk (spec/codec-transpose.md, schema in codec-bytes-transpose-schemas.md).
+// Configuration: {"name": "transpose", "configuration": {"order": [2, 0, 1]}}
+// (encoded shape B_shape[i] = A_shape[order[i]]; the fill value passes unchanged).
+module;
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <boost/json/value.hpp>
+export module zarr.codec.transpose;
+
+export import zarr.codec;
+
+export namespace zarr {
+
+// The JSON configuration: {"order": [...]}, distinct non-negative integers. That it is a
+// permutation of the decoded rank is checked when the codec is built.
+struct transpose_configuration {
+  std::vector<std::size_t> order;
+
+  // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
+  [[nodiscard]] static transpose_configuration parse(const codec_context& ctx);
+};
+
+class transpose_codec final : public array_to_array_codec {
+ public:
+  // Throws zarr::error (invalid_metadata) unless `config.order` is a permutation of
+  // 0 .. rank-1 of `decoded`. `where` names the codec in messages ("codecs[0]").
+  transpose_codec(const transpose_configuration& config, const chunk_spec& decoded, std::string where);
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "transpose"; }
+  [[nodiscard]] boost::json::value to_json() const override;
+  [[nodiscard]] const chunk_spec& encoded() const noexcept override { return encoded_; }
+  [[nodiscard]] bytes encode(bytes in) const override;
+  [[nodiscard]] bytes decode(bytes in) const override;
+
+  [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
+  [[nodiscard]] std::span<const std::size_t> order() const noexcept { return order_; }
+
+ private:
+  chunk_spec decoded_;
+  chunk_spec encoded_;
+  std::vector<std::size_t> order_;
+  std::string where_;
+};
+
+// Copies the elements of `in` (element size `element_size` bytes) into `out`, which is
+// C-contiguous with shape `shape`: element (i_0, ..., i_n-1) of `out` is the element of
+// `in` at offset sum(i_k * in_strides[k]) elements. Used for both directions of the codec;
+// exported for tests and benchmarks.
+void permute_elements(std::byte* out, const std::byte* in, std::size_t element_size,
+                      std::span<const std::uint64_t> shape, std::span<const std::uint64_t> in_strides);
+
+// The registry's factory.
+[[nodiscard]] std::unique_ptr<array_to_array_codec> make_transpose_codec(const codec_context& ctx);
+
+}  // namespace zarr

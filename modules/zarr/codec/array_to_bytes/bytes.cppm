@@ -1,0 +1,60 @@
+// zarr.codec.bytes: the `bytes` array -> bytes codec: elements in C order, each in the
+// chosen byte order (spec/codec-bytes.md; sub-byte and 8-bit types: datatype-*.md "bytes").
+// Configuration: {"name": "bytes", "configuration": {"endian": "little"}}
+// (`endian` is required for types of more than 8 bits, and ignored for the others).
+module;
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <boost/json/value.hpp>
+export module zarr.codec.bytes;
+
+export import zarr.codec;
+
+export namespace zarr {
+
+enum class endian : std::uint8_t { little, big };
+
+// The JSON configuration: {"endian": "little" | "big"}, or nothing.
+struct bytes_configuration {
+  std::optional<endian> byte_order;
+
+  // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
+  [[nodiscard]] static bytes_configuration parse(const codec_context& ctx);
+};
+
+class bytes_codec final : public array_to_bytes_codec {
+ public:
+  // Throws zarr::error (invalid_metadata) when `decoded.type` has more than 8 bits and
+  // `config` has no byte order. `where` names the codec in messages ("codecs[0]").
+  bytes_codec(const bytes_configuration& config, const chunk_spec& decoded, std::string where);
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "bytes"; }
+  // {"name": "bytes", "configuration": {"endian": ...}}; the configuration is empty for
+  // types of at most 8 bits (the byte order does not apply to them).
+  [[nodiscard]] boost::json::value to_json() const override;
+  // `array` must hold decoded().byte_size() bytes (errc::invalid_argument otherwise).
+  [[nodiscard]] bytes encode(const bytes& array) const override;
+  // errc::corrupt_chunk when `encoded` is not exactly the expected size, or holds a bool
+  // other than 0 or 1.
+  [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
+  [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept override { return decoded_.byte_size(); }
+
+  [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
+  // The byte order used; nothing for types of at most 8 bits.
+  [[nodiscard]] std::optional<endian> byte_order() const noexcept { return endian_; }
+
+ private:
+  chunk_spec decoded_;
+  std::optional<endian> endian_;
+  std::string where_;
+};
+
+// The registry's factory.
+[[nodiscard]] std::unique_ptr<array_to_bytes_codec> make_bytes_codec(const codec_context& ctx);
+
+}  // namespace zarr

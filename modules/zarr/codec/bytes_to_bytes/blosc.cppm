@@ -1,0 +1,66 @@
+// zarr.codec.blosc: the `blosc` bytes -> bytes codec: the c-blosc 1 container format
+// (spec/codec-blosc.md).
+// Configuration: {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5,
+//   "shuffle": "shuffle", "typesize": 4, "blocksize": 0}}
+module;
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <boost/json/value.hpp>
+export module zarr.codec.blosc;
+
+export import zarr.codec;
+
+export namespace zarr {
+
+enum class blosc_shuffle : std::uint8_t { noshuffle, shuffle, bitshuffle };
+
+// The JSON configuration. `cname` is one of lz4, lz4hc, blosclz, zstd, snappy, zlib (a name
+// the linked c-blosc lacks is errc::unsupported); `clevel` 0..9; `typesize` 1 or more:
+// required by the spec unless `shuffle` is "noshuffle", but when absent this library takes
+// the element size of the chunk's data type and records it (codec-blosc.md allows that);
+// `blocksize` 0 (automatic) or more.
+struct blosc_configuration {
+  std::string cname = "lz4";
+  int clevel = 5;
+  blosc_shuffle shuffle = blosc_shuffle::noshuffle;
+  std::uint64_t typesize = 1;
+  std::uint64_t blocksize = 0;
+
+  // Parses ctx.configuration (ctx.decoded gives the automatic typesize); errors name
+  // `<ctx.where>.configuration.<key>`.
+  [[nodiscard]] static blosc_configuration parse(const codec_context& ctx);
+};
+
+class blosc_codec final : public bytes_to_bytes_codec {
+ public:
+  // errc::invalid_argument for values outside the ranges above, errc::unsupported for a
+  // compressor c-blosc was built without. `where` names the codec in messages ("codecs[1]").
+  blosc_codec(const blosc_configuration& config, std::string where);
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "blosc"; }
+  // Every member, typesize included (also when it was chosen automatically).
+  [[nodiscard]] boost::json::value to_json() const override;
+  // errc::invalid_argument for inputs over c-blosc's limit (2^31 - 1 - 16 bytes).
+  [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
+  // Validates the blosc header against the input before allocating; errc::corrupt_chunk for
+  // anything c-blosc cannot decode.
+  [[nodiscard]] bytes decode(std::span<const std::byte> in) const override;
+
+  [[nodiscard]] const blosc_configuration& configuration() const noexcept { return config_; }
+
+ private:
+  blosc_configuration config_;
+  std::string where_;
+};
+
+// The compressor names the linked c-blosc supports, comma separated ("blosclz,lz4,...").
+[[nodiscard]] std::string_view blosc_compressors() noexcept;
+
+// The registry's factory.
+[[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_blosc_codec(const codec_context& ctx);
+
+}  // namespace zarr

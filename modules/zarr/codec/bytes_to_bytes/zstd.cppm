@@ -1,0 +1,58 @@
+// zarr.codec.zstd: the `zstd` bytes -> bytes codec: Zstandard frames, RFC 8878
+// (spec/codec-zstd.md, from zarr-extensions).
+// Configuration: {"name": "zstd", "configuration": {"level": 3, "checksum": true}}
+// (level -131072 to 22, required, 0 = zstd's default; checksum optional, default false).
+module;
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <boost/json/value.hpp>
+export module zarr.codec.zstd;
+
+export import zarr.codec;
+
+export namespace zarr {
+
+// Decoding stops with errc::corrupt_chunk once the output would exceed this many bytes
+// (4 GiB): a frame that declares a larger content size is rejected before anything is
+// allocated, and a frame without one is decoded into a progressively grown buffer.
+inline constexpr std::uint64_t zstd_max_decoded_size = std::uint64_t{1} << 32;
+
+// The JSON configuration: {"level": -131072..22, "checksum": bool}.
+struct zstd_configuration {
+  int level = 0;
+  bool checksum = false;
+
+  // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
+  [[nodiscard]] static zstd_configuration parse(const codec_context& ctx);
+};
+
+class zstd_codec final : public bytes_to_bytes_codec {
+ public:
+  // errc::invalid_argument when the level is outside -131072..22. `where` names the codec
+  // in messages ("codecs[1]"); `max_decoded_size` bounds the output of decode().
+  zstd_codec(const zstd_configuration& config, std::string where, std::uint64_t max_decoded_size = zstd_max_decoded_size);
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "zstd"; }
+  // "checksum" is written only when true (codec-zstd.md: "Should be omitted if false").
+  [[nodiscard]] boost::json::value to_json() const override;
+  [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
+  // One or more frames; errc::corrupt_chunk for invalid or truncated data, a wrong
+  // checksum, or more than max_decoded_size bytes of output.
+  [[nodiscard]] bytes decode(std::span<const std::byte> in) const override;
+
+  [[nodiscard]] const zstd_configuration& configuration() const noexcept { return config_; }
+
+ private:
+  zstd_configuration config_;
+  std::string where_;
+  std::uint64_t max_decoded_size_;
+};
+
+// The registry's factory.
+[[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_zstd_codec(const codec_context& ctx);
+
+}  // namespace zarr

@@ -1,0 +1,242 @@
+// zarr.codec.transpose: parsing the order, and an N-d permuting copy that merges
+// contiguous dimensions, copies contiguous runs with memcpy and transposes the two
+// innermost strided dimensions in cache-sized tiles (spec/codec-transpose.md).
+module;
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+#include <boost/json.hpp>
+module zarr.codec.transpose;
+
+namespace zarr {
+namespace json = boost::json;
+
+namespace {
+
+template <std::size_t N>
+struct element {
+  std::byte b[N];
+};
+
+std::string order_text(std::span<const std::size_t> order) {
+  json::array a;
+  for (auto o : order) a.push_back(static_cast<std::uint64_t>(o));
+  return json::serialize(a);
+}
+
+std::vector<std::uint64_t> c_strides(std::span<const std::uint64_t> shape) {
+  std::vector<std::uint64_t> s(shape.size(), 1);
+  for (std::size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * shape[i];
+  return s;
+}
+
+// Calls f(in_offset, out_offset) for every combination of indices of the dimensions
+// `dims` (outermost first), with offsets in elements. Odometer: no division per step.
+template <class F>
+void for_each_offset(const std::vector<std::size_t>& dims, const std::vector<std::uint64_t>& shape,
+                     const std::vector<std::uint64_t>& in_stride, const std::vector<std::uint64_t>& out_stride, F&& f) {
+  std::vector<std::uint64_t> index(dims.size(), 0);
+  std::uint64_t in_off = 0;
+  std::uint64_t out_off = 0;
+  for (;;) {
+    f(in_off, out_off);
+    std::size_t k = dims.size();
+    for (;;) {
+      if (k == 0) return;
+      --k;
+      const auto d = dims[k];
+      in_off += in_stride[d];
+      out_off += out_stride[d];
+      if (++index[k] < shape[d]) break;
+      in_off -= in_stride[d] * shape[d];
+      out_off -= out_stride[d] * shape[d];
+      index[k] = 0;
+    }
+  }
+}
+
+template <class T>
+void permute_typed(T* out, const T* in, std::vector<std::uint64_t> shape, std::vector<std::uint64_t> stride) {
+  // Drop dimensions of extent 1 and merge neighbours that are contiguous in the input
+  // too (the output is C-contiguous, so any neighbours are contiguous there).
+  std::vector<std::uint64_t> s;
+  std::vector<std::uint64_t> is;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == 0) return;
+    if (shape[i] == 1) continue;
+    if (!s.empty() && is.back() == stride[i] * shape[i]) {
+      s.back() *= shape[i];
+      is.back() = stride[i];
+    } else {
+      s.push_back(shape[i]);
+      is.push_back(stride[i]);
+    }
+  }
+  if (s.empty()) {
+    out[0] = in[0];
+    return;
+  }
+  const auto os = c_strides(s);
+  const std::size_t k = s.size() - 1;
+  if (is[k] == 1) {  // contiguous runs along the innermost output dimension
+    std::vector<std::size_t> dims(k);
+    for (std::size_t d = 0; d < k; ++d) dims[d] = d;
+    const std::size_t run = s[k] * sizeof(T);
+    for_each_offset(dims, s, is, os, [&](std::uint64_t i, std::uint64_t o) { std::memcpy(out + o, in + i, run); });
+    return;
+  }
+  // The output dimension that is contiguous in the input: tile it against the innermost
+  // one so that both reads and writes stay within a few cache lines.
+  const auto m = static_cast<std::size_t>(std::find(is.begin(), is.end(), std::uint64_t{1}) - is.begin());
+  if (m == is.size()) {  // no contiguous input dimension: a plain strided inner loop
+    std::vector<std::size_t> dims(k);
+    for (std::size_t d = 0; d < k; ++d) dims[d] = d;
+    const auto n = s[k];
+    const auto step = is[k];
+    for_each_offset(dims, s, is, os, [&](std::uint64_t i, std::uint64_t o) {
+      for (std::uint64_t j = 0; j < n; ++j) out[o + j] = in[i + j * step];
+    });
+    return;
+  }
+  std::vector<std::size_t> dims;
+  for (std::size_t d = 0; d < k; ++d)
+    if (d != m) dims.push_back(d);
+  constexpr std::uint64_t tile = 16;
+  const auto rows = s[m];
+  const auto cols = s[k];
+  const auto out_row = os[m];
+  const auto in_col = is[k];
+  for_each_offset(dims, s, is, os, [&](std::uint64_t i, std::uint64_t o) {
+    const T* src = in + i;
+    T* dst = out + o;
+    for (std::uint64_t r0 = 0; r0 < rows; r0 += tile) {
+      const auto r1 = std::min(r0 + tile, rows);
+      for (std::uint64_t c0 = 0; c0 < cols; c0 += tile) {
+        const auto c1 = std::min(c0 + tile, cols);
+        for (auto r = r0; r < r1; ++r)
+          for (auto c = c0; c < c1; ++c) dst[r * out_row + c] = src[r + c * in_col];
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void permute_elements(std::byte* out, const std::byte* in, std::size_t element_size,
+                      std::span<const std::uint64_t> shape, std::span<const std::uint64_t> in_strides) {
+  std::vector<std::uint64_t> sh(shape.begin(), shape.end());
+  std::vector<std::uint64_t> st(in_strides.begin(), in_strides.end());
+  switch (element_size) {
+    case 1: permute_typed(reinterpret_cast<std::uint8_t*>(out), reinterpret_cast<const std::uint8_t*>(in), sh, st); break;
+    case 2: permute_typed(reinterpret_cast<element<2>*>(out), reinterpret_cast<const element<2>*>(in), sh, st); break;
+    case 4: permute_typed(reinterpret_cast<element<4>*>(out), reinterpret_cast<const element<4>*>(in), sh, st); break;
+    case 8: permute_typed(reinterpret_cast<element<8>*>(out), reinterpret_cast<const element<8>*>(in), sh, st); break;
+    case 16: permute_typed(reinterpret_cast<element<16>*>(out), reinterpret_cast<const element<16>*>(in), sh, st); break;
+    default: {
+      // Any other size: permute element indices, then copy whole elements.
+      std::uint64_t n = 1;
+      for (auto d : sh) n *= d;
+      std::vector<std::uint64_t> index(n);
+      std::vector<std::uint64_t> iota(n);
+      for (std::uint64_t i = 0; i < n; ++i) iota[i] = i;
+      permute_typed(index.data(), iota.data(), sh, st);
+      for (std::uint64_t i = 0; i < n; ++i) std::memcpy(out + i * element_size, in + index[i] * element_size, element_size);
+    }
+  }
+}
+
+transpose_configuration transpose_configuration::parse(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx);
+  reject_unknown_keys(config, {"order"}, ctx.where);
+  const auto at = ctx.where + ".configuration.order";
+  const auto* v = config.if_contains("order");
+  if (v == nullptr) throw error(errc::invalid_metadata, at + ": expected an array of dimension indices, got nothing");
+  if (const auto* s = v->if_string(); s != nullptr && (*s == "C" || *s == "F"))
+    throw error(errc::invalid_metadata, at + ": expected an array of dimension indices (the \"C\" and \"F\" constants " +
+                                            "were removed from the transpose codec), got " + json::serialize(*v));
+  const auto* list = v->if_array();
+  if (list == nullptr) throw error(errc::invalid_metadata, at + ": expected an array of dimension indices, got " + json::serialize(*v));
+  transpose_configuration out;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const auto& item = (*list)[i];
+    std::uint64_t n = 0;
+    if (const auto* p = item.if_int64(); p != nullptr && *p >= 0)
+      n = static_cast<std::uint64_t>(*p);
+    else if (const auto* u = item.if_uint64())
+      n = *u;
+    else
+      throw error(errc::invalid_metadata, at + "[" + std::to_string(i) + "]: expected a non-negative integer, got " +
+                                              json::serialize(item));
+    if (std::find(out.order.begin(), out.order.end(), n) != out.order.end())
+      throw error(errc::invalid_metadata, at + ": expected distinct dimension indices, got " + json::serialize(*v) + " (" +
+                                              std::to_string(n) + " appears twice)");
+    out.order.push_back(static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+transpose_codec::transpose_codec(const transpose_configuration& config, const chunk_spec& decoded, std::string where)
+    : decoded_(decoded), encoded_(decoded), order_(config.order), where_(std::move(where)) {
+  const auto rank = decoded_.shape.size();
+  bool permutation = order_.size() == rank;
+  std::vector<bool> seen(rank, false);
+  for (auto o : order_) {
+    if (o >= rank || seen[o]) {
+      permutation = false;
+      break;
+    }
+    seen[o] = true;
+  }
+  if (!permutation)
+    throw error(errc::invalid_metadata, where_ + ".configuration.order: expected a permutation of 0.." +
+                                            (rank == 0 ? std::string("-1 (no dimensions)") : std::to_string(rank - 1)) +
+                                            " for a chunk of " + std::to_string(rank) + " dimensions, got " +
+                                            order_text(order_));
+  for (std::size_t i = 0; i < rank; ++i) encoded_.shape[i] = decoded_.shape[order_[i]];
+}
+
+json::value transpose_codec::to_json() const {
+  json::array order;
+  for (auto o : order_) order.push_back(static_cast<std::uint64_t>(o));
+  return json::object{{"name", "transpose"}, {"configuration", json::object{{"order", std::move(order)}}}};
+}
+
+bytes transpose_codec::encode(bytes in) const {
+  if (in.size() != decoded_.byte_size())
+    throw error(errc::invalid_argument, where_ + " (transpose): expected a chunk of " +
+                                            std::to_string(decoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+  if (std::is_sorted(order_.begin(), order_.end())) return in;  // the identity
+  // B[b] = A[a] with b[i] = a[order[i]]: B's dimension i walks A's dimension order[i].
+  const auto a = c_strides(decoded_.shape);
+  std::vector<std::uint64_t> stride(order_.size());
+  for (std::size_t i = 0; i < order_.size(); ++i) stride[i] = a[order_[i]];
+  bytes out(in.size());
+  permute_elements(out.data(), in.data(), static_cast<std::size_t>(info(decoded_.type).size), encoded_.shape, stride);
+  return out;
+}
+
+bytes transpose_codec::decode(bytes in) const {
+  if (in.size() != encoded_.byte_size())
+    throw error(errc::invalid_argument, where_ + " (transpose): expected a chunk of " +
+                                            std::to_string(encoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+  if (std::is_sorted(order_.begin(), order_.end())) return in;
+  // A's dimension order[i] walks B's dimension i.
+  const auto b = c_strides(encoded_.shape);
+  std::vector<std::uint64_t> stride(order_.size());
+  for (std::size_t i = 0; i < order_.size(); ++i) stride[order_[i]] = b[i];
+  bytes out(in.size());
+  permute_elements(out.data(), in.data(), static_cast<std::size_t>(info(decoded_.type).size), decoded_.shape, stride);
+  return out;
+}
+
+std::unique_ptr<array_to_array_codec> make_transpose_codec(const codec_context& ctx) {
+  return std::make_unique<transpose_codec>(transpose_configuration::parse(ctx), ctx.decoded, ctx.where);
+}
+
+}  // namespace zarr

@@ -1,0 +1,152 @@
+// zarr.codec.bytes: byte order conversion, and the one-byte layouts of the small types
+// (spec/codec-bytes.md; datatype-int2.md etc. "Codec compatibility / bytes").
+module;
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <boost/json.hpp>
+module zarr.codec.bytes;
+
+namespace zarr {
+namespace json = boost::json;
+
+namespace {
+
+constexpr endian native_endian = std::endian::native == std::endian::little ? endian::little : endian::big;
+
+// Reverses the bytes of every `Word` of `in` into `out` (n words). Loads and stores go
+// through memcpy, so the loop has no alignment requirement and vectorises.
+template <class Word>
+void swap_words(std::byte* out, const std::byte* in, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) {
+    Word w;
+    std::memcpy(&w, in + i * sizeof(Word), sizeof(Word));
+    if constexpr (sizeof(Word) == 2) w = __builtin_bswap16(w);
+    else if constexpr (sizeof(Word) == 4) w = __builtin_bswap32(w);
+    else w = __builtin_bswap64(w);
+    std::memcpy(out + i * sizeof(Word), &w, sizeof(Word));
+  }
+}
+
+void swap_components(std::byte* out, const std::byte* in, std::size_t size, int component) noexcept {
+  switch (component) {
+    case 2: swap_words<std::uint16_t>(out, in, size / 2); break;
+    case 4: swap_words<std::uint32_t>(out, in, size / 4); break;
+    case 8: swap_words<std::uint64_t>(out, in, size / 8); break;
+    default: std::memcpy(out, in, size); break;
+  }
+}
+
+// The in-memory byte of a one-byte element from its stored byte: the upper bits that the
+// type does not use are ignored (sign extension of int2/int4 from their top value bit).
+void normalise_small(std::byte* out, const std::byte* in, std::size_t n, data_type t) noexcept {
+  const auto* src = reinterpret_cast<const std::uint8_t*>(in);
+  auto* dst = reinterpret_cast<std::uint8_t*>(out);
+  const int bits = info(t).bits;
+  if (info(t).kind == dtype_kind::signed_integer) {
+    const int shift = 8 - bits;
+    for (std::size_t i = 0; i < n; ++i)
+      dst[i] = static_cast<std::uint8_t>(static_cast<std::int8_t>(static_cast<std::uint8_t>(src[i] << shift)) >> shift);
+  } else {
+    const auto mask = static_cast<std::uint8_t>((1u << bits) - 1);
+    for (std::size_t i = 0; i < n; ++i) dst[i] = static_cast<std::uint8_t>(src[i] & mask);
+  }
+}
+
+// Copies one-byte elements, normalising the types narrower than 8 bits.
+void copy_one_byte(std::byte* out, const std::byte* in, std::size_t n, data_type t) noexcept {
+  if (info(t).bits < 8 && t != data_type::bool_)
+    normalise_small(out, in, n, t);
+  else if (n != 0)
+    std::memcpy(out, in, n);
+}
+
+}  // namespace
+
+bytes_configuration bytes_configuration::parse(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx);
+  reject_unknown_keys(config, {"endian"}, ctx.where);
+  bytes_configuration out;
+  if (const auto* e = config.if_contains("endian")) {
+    const auto* s = e->if_string();
+    if (s != nullptr && *s == "little") {
+      out.byte_order = endian::little;
+    } else if (s != nullptr && *s == "big") {
+      out.byte_order = endian::big;
+    } else {
+      throw error(errc::invalid_metadata, ctx.where + ".configuration.endian: expected \"little\" or \"big\", got " +
+                                              json::serialize(*e));
+    }
+  }
+  return out;
+}
+
+bytes_codec::bytes_codec(const bytes_configuration& config, const chunk_spec& decoded, std::string where)
+    : decoded_(decoded), where_(std::move(where)) {
+  if (info(decoded_.type).size > 1) {
+    if (!config.byte_order)
+      throw error(errc::invalid_metadata, where_ + ".configuration.endian: expected \"little\" or \"big\" (required for " +
+                                              std::string(zarr::name(decoded_.type)) + "), got nothing");
+    endian_ = config.byte_order;
+  }
+}
+
+json::value bytes_codec::to_json() const {
+  json::object config;
+  if (endian_) config["endian"] = *endian_ == endian::little ? "little" : "big";
+  return json::object{{"name", "bytes"}, {"configuration", std::move(config)}};
+}
+
+bytes bytes_codec::encode(const bytes& array) const {
+  const auto size = decoded_.byte_size();
+  if (array.size() != size)
+    throw error(errc::invalid_argument, where_ + " (bytes): expected a chunk of " + std::to_string(size) +
+                                            " bytes to encode, got " + std::to_string(array.size()));
+  const auto& type = info(decoded_.type);
+  bytes out(array.size());
+  if (type.size == 1)
+    copy_one_byte(out.data(), array.data(), array.size(), decoded_.type);
+  else
+    swap_components(out.data(), array.data(), array.size(),
+                    *endian_ == native_endian ? 1 : type.kind == dtype_kind::complex ? type.size / 2 : type.size);
+  return out;
+}
+
+bytes bytes_codec::decode(std::span<const std::byte> encoded) const {
+  const auto size = decoded_.byte_size();
+  if (encoded.size() != size)
+    throw error(errc::corrupt_chunk, where_ + " (bytes): expected " + std::to_string(size) + " bytes, got " +
+                                         std::to_string(encoded.size()));
+  const auto& type = info(decoded_.type);
+  if (decoded_.type == data_type::bool_) {
+    // Only 0 and 1 are booleans (codec-bytes.md); anything else is not data this codec wrote.
+    std::uint8_t any = 0;
+    for (auto b : encoded) any |= static_cast<std::uint8_t>(b);
+    if (any > 1) {
+      for (std::size_t i = 0; i < encoded.size(); ++i)
+        if (static_cast<std::uint8_t>(encoded[i]) > 1)
+          throw error(errc::corrupt_chunk, where_ + " (bytes): expected a bool (0 or 1) at element " +
+                                               std::to_string(i) + ", got " +
+                                               std::to_string(static_cast<unsigned>(encoded[i])));
+    }
+  }
+  bytes out(encoded.size());
+  if (type.size == 1)
+    copy_one_byte(out.data(), encoded.data(), encoded.size(), decoded_.type);
+  else
+    swap_components(out.data(), encoded.data(), encoded.size(),
+                    *endian_ == native_endian ? 1 : type.kind == dtype_kind::complex ? type.size / 2 : type.size);
+  return out;
+}
+
+std::unique_ptr<array_to_bytes_codec> make_bytes_codec(const codec_context& ctx) {
+  return std::make_unique<bytes_codec>(bytes_configuration::parse(ctx), ctx.decoded, ctx.where);
+}
+
+}  // namespace zarr

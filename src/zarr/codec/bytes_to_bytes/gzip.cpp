@@ -1,0 +1,129 @@
+// zarr.codec.gzip: zlib's deflate with the gzip wrapper (windowBits 15 + 16) to encode, and
+// inflate with header auto-detection (15 + 32) into a progressively grown buffer to decode
+// (spec/codec-gzip.md).
+module;
+#include <algorithm>
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <boost/json.hpp>
+#include <zlib.h>
+module zarr.codec.gzip;
+
+namespace zarr {
+namespace json = boost::json;
+
+namespace {
+
+// zlib counts in uInt: feed it at most this many bytes per call.
+constexpr std::size_t zlib_step = UINT_MAX;
+
+uInt step(std::size_t remaining) noexcept { return static_cast<uInt>(std::min(remaining, zlib_step)); }
+
+Bytef* ptr(std::byte* p) noexcept { return reinterpret_cast<Bytef*>(p); }
+// zlib's next_in is not const in older headers.
+Bytef* ptr(const std::byte* p) noexcept { return const_cast<Bytef*>(reinterpret_cast<const Bytef*>(p)); }
+
+}  // namespace
+
+gzip_configuration gzip_configuration::parse(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx);
+  reject_unknown_keys(config, {"level"}, ctx.where);
+  return {static_cast<int>(integer_member(config, "level", 0, 9, std::nullopt, ctx.where))};
+}
+
+gzip_codec::gzip_codec(const gzip_configuration& config, std::string where, std::uint64_t max_decoded_size)
+    : config_(config), where_(std::move(where)), max_decoded_size_(max_decoded_size) {
+  if (config_.level < 0 || config_.level > 9)
+    throw error(errc::invalid_argument, where_ + ".configuration.level: expected an integer from 0 to 9, got " +
+                                            std::to_string(config_.level));
+}
+
+json::value gzip_codec::to_json() const {
+  return json::object{{"name", "gzip"}, {"configuration", json::object{{"level", config_.level}}}};
+}
+
+bytes gzip_codec::encode(std::span<const std::byte> in) const {
+  z_stream s{};
+  if (deflateInit2(&s, config_.level, Z_DEFLATED, MAX_WBITS + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw error(errc::io, where_ + " (gzip): expected zlib to start a compressor, got an error (out of memory?)");
+  const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&s, deflateEnd);
+  bytes out(deflateBound(&s, static_cast<uLong>(in.size())));
+  std::size_t in_pos = 0;
+  std::size_t out_pos = 0;
+  for (;;) {
+    const auto in_step = step(in.size() - in_pos);
+    const auto out_step = step(out.size() - out_pos);
+    s.next_in = ptr(in.data() + in_pos);
+    s.avail_in = in_step;
+    s.next_out = ptr(out.data() + out_pos);
+    s.avail_out = out_step;
+    const int flush = in_pos + in_step == in.size() ? Z_FINISH : Z_NO_FLUSH;
+    const int ret = deflate(&s, flush);
+    in_pos += in_step - s.avail_in;
+    out_pos += out_step - s.avail_out;
+    if (ret == Z_STREAM_END) break;
+    if (ret != Z_OK && ret != Z_BUF_ERROR)
+      throw error(errc::io, where_ + " (gzip): expected deflate to succeed, got zlib error " + std::to_string(ret));
+    if (out_pos == out.size())  // deflateBound is an upper bound: this cannot happen
+      throw error(errc::io, where_ + " (gzip): expected the output to fit deflateBound, got more");
+  }
+  out.resize(out_pos);
+  return out;
+}
+
+bytes gzip_codec::decode(std::span<const std::byte> in) const {
+  z_stream s{};
+  if (inflateInit2(&s, MAX_WBITS + 32) != Z_OK)
+    throw error(errc::io, where_ + " (gzip): expected zlib to start a decompressor, got an error (out of memory?)");
+  const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&s, inflateEnd);
+  const auto corrupt = [&](const std::string& what) {
+    return error(errc::corrupt_chunk, where_ + " (gzip): expected a gzip stream, got " + what);
+  };
+  bytes out;
+  // A first guess; compressed data usually expands a few times.
+  out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(max_decoded_size_, std::max<std::uint64_t>(4 * in.size(), 4096))));
+  std::size_t in_pos = 0;
+  std::size_t out_pos = 0;
+  for (;;) {
+    if (out_pos == out.size()) {
+      if (out.size() >= max_decoded_size_)
+        throw corrupt("more than " + std::to_string(max_decoded_size_) + " bytes of output (the decoding limit)");
+      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(max_decoded_size_, 2 * static_cast<std::uint64_t>(out.size()))));
+    }
+    const auto in_step = step(in.size() - in_pos);
+    const auto out_step = step(out.size() - out_pos);
+    s.next_in = ptr(in.data() + in_pos);
+    s.avail_in = in_step;
+    s.next_out = ptr(out.data() + out_pos);
+    s.avail_out = out_step;
+    const int ret = inflate(&s, Z_NO_FLUSH);
+    in_pos += in_step - s.avail_in;
+    out_pos += out_step - s.avail_out;
+    if (ret == Z_STREAM_END) {
+      if (in_pos == in.size()) break;
+      // Another gzip member follows (RFC 1952 "2.2 File format": a file is a series of members).
+      if (inflateReset(&s) != Z_OK) throw corrupt("a stream zlib cannot reset");
+      continue;
+    }
+    if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT || ret == Z_STREAM_ERROR)
+      throw corrupt(std::string("invalid data (") + (s.msg != nullptr ? s.msg : "zlib error " + std::to_string(ret)) +
+                    ") after " + std::to_string(in_pos) + " of " + std::to_string(in.size()) + " bytes");
+    if (ret == Z_MEM_ERROR) throw error(errc::io, where_ + " (gzip): expected memory to decompress, got none");
+    // Z_OK or Z_BUF_ERROR: with room left in the output and no input left, the stream is cut short.
+    if (in_pos == in.size() && s.avail_out > 0)
+      throw corrupt("a truncated stream (" + std::to_string(in.size()) + " bytes, the end is missing)");
+  }
+  out.resize(out_pos);
+  return out;
+}
+
+std::unique_ptr<bytes_to_bytes_codec> make_gzip_codec(const codec_context& ctx) {
+  return std::make_unique<gzip_codec>(gzip_configuration::parse(ctx), ctx.where);
+}
+
+}  // namespace zarr

@@ -1,0 +1,107 @@
+// zarr.codec.zstd: one-shot compression with ZSTD_compress2, and streaming decompression
+// into a buffer sized from the frame header when it declares its content size
+// (spec/codec-zstd.md).
+module;
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <boost/json.hpp>
+#include <zstd.h>
+module zarr.codec.zstd;
+
+namespace zarr {
+namespace json = boost::json;
+
+zstd_configuration zstd_configuration::parse(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx);
+  reject_unknown_keys(config, {"level", "checksum"}, ctx.where);
+  zstd_configuration out;
+  out.level = static_cast<int>(integer_member(config, "level", -131072, 22, std::nullopt, ctx.where));
+  if (const auto* c = config.if_contains("checksum")) {
+    if (!c->is_bool())
+      throw error(errc::invalid_metadata, ctx.where + ".configuration.checksum: expected a boolean, got " + json::serialize(*c));
+    out.checksum = c->as_bool();
+  }
+  return out;
+}
+
+zstd_codec::zstd_codec(const zstd_configuration& config, std::string where, std::uint64_t max_decoded_size)
+    : config_(config), where_(std::move(where)), max_decoded_size_(max_decoded_size) {
+  if (config_.level < -131072 || config_.level > 22)
+    throw error(errc::invalid_argument, where_ + ".configuration.level: expected an integer from -131072 to 22, got " +
+                                            std::to_string(config_.level));
+}
+
+json::value zstd_codec::to_json() const {
+  json::object config{{"level", config_.level}};
+  if (config_.checksum) config["checksum"] = true;
+  return json::object{{"name", "zstd"}, {"configuration", std::move(config)}};
+}
+
+bytes zstd_codec::encode(std::span<const std::byte> in) const {
+  const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  if (!cctx) throw error(errc::io, where_ + " (zstd): expected memory for a compressor, got none");
+  const auto check = [&](std::size_t r) {
+    if (ZSTD_isError(r))
+      throw error(errc::io, where_ + " (zstd): expected compression to succeed, got " + ZSTD_getErrorName(r));
+    return r;
+  };
+  check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, config_.level));
+  check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, config_.checksum ? 1 : 0));
+  bytes out(ZSTD_compressBound(in.size()));
+  out.resize(check(ZSTD_compress2(cctx.get(), out.data(), out.size(), in.data(), in.size())));
+  return out;
+}
+
+bytes zstd_codec::decode(std::span<const std::byte> in) const {
+  const auto corrupt = [&](const std::string& what) {
+    return error(errc::corrupt_chunk, where_ + " (zstd): expected a zstd frame, got " + what);
+  };
+  const auto declared = ZSTD_getFrameContentSize(in.data(), in.size());
+  if (declared == ZSTD_CONTENTSIZE_ERROR) throw corrupt("bytes that do not start with a zstd frame header");
+  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > max_decoded_size_)
+    throw corrupt("a frame declaring " + std::to_string(declared) + " bytes, more than the decoding limit of " +
+                  std::to_string(max_decoded_size_));
+  const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (!dctx) throw error(errc::io, where_ + " (zstd): expected memory for a decompressor, got none");
+  bytes out;
+  // The declared size of the first frame (exact for the usual single frame; +1 so that a
+  // complete frame is seen to end without a reallocation), else a guess that grows.
+  out.resize(static_cast<std::size_t>(declared != ZSTD_CONTENTSIZE_UNKNOWN
+                                          ? std::min<std::uint64_t>(declared + 1, max_decoded_size_)
+                                          : std::min<std::uint64_t>(max_decoded_size_, std::max<std::uint64_t>(4 * in.size(), 4096))));
+  ZSTD_inBuffer input{in.data(), in.size(), 0};
+  ZSTD_outBuffer output{out.data(), out.size(), 0};
+  for (;;) {
+    if (output.pos == output.size) {
+      if (out.size() >= max_decoded_size_)
+        throw corrupt("more than " + std::to_string(max_decoded_size_) + " bytes of output (the decoding limit)");
+      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(max_decoded_size_, 2 * static_cast<std::uint64_t>(out.size()))));
+      output.dst = out.data();
+      output.size = out.size();
+    }
+    const auto ret = ZSTD_decompressStream(dctx.get(), &output, &input);
+    if (ZSTD_isError(ret))
+      throw corrupt(std::string("invalid data (") + ZSTD_getErrorName(ret) + ") after " + std::to_string(input.pos) +
+                    " of " + std::to_string(in.size()) + " bytes");
+    if (input.pos == input.size) {
+      // Everything consumed: complete when the last frame ended and was flushed (ret == 0);
+      // with room left in the output and no input, anything else is a frame cut short.
+      if (ret == 0) break;
+      if (output.pos < output.size)
+        throw corrupt("a truncated frame (" + std::to_string(in.size()) + " bytes, the end is missing)");
+    }
+  }
+  out.resize(output.pos);
+  return out;
+}
+
+std::unique_ptr<bytes_to_bytes_codec> make_zstd_codec(const codec_context& ctx) {
+  return std::make_unique<zstd_codec>(zstd_configuration::parse(ctx), ctx.where);
+}
+
+}  // namespace zarr

@@ -1,0 +1,20 @@
+# Installs zarrita.js (the versions pinned by shared/interop/package-lock.json) into the
+# build tree for the write-interop test, once. Without node or npm it does nothing, and the
+# test says loudly that it was skipped.
+find_program(NODE node)
+find_program(NPM npm)
+if(NOT NODE OR NOT NPM)
+  message(WARNING "node or npm not found: the zarrita write-interop test will be skipped")
+  return()
+endif()
+file(MAKE_DIRECTORY ${NODE_DIR})
+foreach(f package.json package-lock.json dump.mjs)
+  file(COPY ${INTEROP_DIR}/${f} DESTINATION ${NODE_DIR})
+endforeach()
+if(NOT EXISTS ${NODE_DIR}/node_modules/zarrita/package.json)
+  execute_process(COMMAND ${NPM} ci --no-audit --no-fund --loglevel=error
+    WORKING_DIRECTORY ${NODE_DIR} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "npm ci failed (${rc}) in ${NODE_DIR}")
+  endif()
+endif()
