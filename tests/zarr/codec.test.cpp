@@ -1,0 +1,226 @@
+// The codec chain with real codecs: order rules, to_json, encoded sizes, and every
+// codecs/ array of the zarrita.js interop corpus decoded chunk by chunk.
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cmath>
+#include <cstdlib>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+#include "codec/codec_test.hpp"
+import zarr;
+
+using namespace zarr_test;
+using zarr::data_type;
+using zarr::errc;
+namespace json = boost::json;
+
+namespace {
+
+json::value read_json(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  BOOST_TEST_REQUIRE(in.good(), "cannot open " << p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return json::parse(ss.str());
+}
+
+// Like read_json, but every number becomes a string holding its text: Boost.JSON 1.81 does not
+// always round decimals to the nearest double, and the corpus values must be read exactly.
+json::value read_json_numbers_as_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  BOOST_TEST_REQUIRE(in.good(), "cannot open " << p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const auto text = ss.str();
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      out += ch;
+      if (ch == '\\') out += text[++i];
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+      out += ch;
+    } else if (ch == '-' || (ch >= '0' && ch <= '9')) {
+      out += '"';
+      while (i < text.size() && std::string_view("+-.eE0123456789").find(text[i]) != std::string_view::npos) out += text[i++];
+      --i;
+      out += '"';
+    } else {
+      out += ch;
+    }
+  }
+  return json::parse(out);
+}
+
+zarr::bytes read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return octets(s);
+}
+
+template <class T>
+T load(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+// Whether the in-memory element at `p` equals the corpus' value (README "The JSON form"),
+// given as its JSON text (see read_json_numbers_as_text), or a boolean.
+bool matches(const std::byte* p, data_type t, const json::value& v) {
+  if (t == data_type::bool_) return v.is_bool() && load<std::uint8_t>(p) == (v.as_bool() ? 1 : 0);
+  const std::string text(v.as_string());
+  const auto number = [&]() -> double {
+    if (text == "NaN") return NAN;
+    if (text == "Infinity") return INFINITY;
+    if (text == "-Infinity") return -INFINITY;
+    return std::strtod(text.c_str(), nullptr);  // correctly rounded; "-0.0" keeps its sign
+  };
+  const auto same_float = [](double a, double b) {
+    return (std::isnan(a) && std::isnan(b)) || (a == b && std::signbit(a) == std::signbit(b));
+  };
+  switch (t) {
+    case data_type::int8: return load<std::int8_t>(p) == std::stoll(text);
+    case data_type::int16: return load<std::int16_t>(p) == std::stoll(text);
+    case data_type::int32: return load<std::int32_t>(p) == std::stoll(text);
+    case data_type::int64: return load<std::int64_t>(p) == std::stoll(text);
+    case data_type::uint8: return load<std::uint8_t>(p) == std::stoull(text);
+    case data_type::uint16: return load<std::uint16_t>(p) == std::stoull(text);
+    case data_type::uint32: return load<std::uint32_t>(p) == std::stoull(text);
+    case data_type::uint64: return load<std::uint64_t>(p) == std::stoull(text);
+    // The corpus writes the shortest decimal of the double value, so narrowing is exact.
+    case data_type::float32: return same_float(load<float>(p), static_cast<float>(number()));
+    case data_type::float64: return same_float(load<double>(p), number());
+    default: BOOST_FAIL("type not in the codec corpus: " << zarr::name(t)); return false;
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(codec_chain)
+
+BOOST_AUTO_TEST_CASE(rejects_two_array_to_bytes_codecs) {
+  ZARR_CHECK_ERROR(chain(R"(["bytes","bytes"])", spec({4}, data_type::uint8)), errc::invalid_metadata,
+                   "codecs[1] (bytes): expected a bytes -> bytes codec after the array -> bytes codec, got an array -> bytes codec");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_a_bytes_to_bytes_codec_before_the_array_to_bytes_codec) {
+  ZARR_CHECK_ERROR(chain(R"([{"name":"gzip","configuration":{"level":1}},"bytes"])", spec({4}, data_type::uint8)),
+                   errc::invalid_metadata, "codecs[0] (gzip): expected an array -> array or array -> bytes codec before any bytes -> bytes codec");
+  ZARR_CHECK_ERROR(chain(R"(["crc32c"])", spec({4}, data_type::uint8)), errc::invalid_metadata,
+                   "codecs[0] (crc32c): expected an array -> array or array -> bytes codec");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_an_array_to_array_codec_after_the_array_to_bytes_codec) {
+  ZARR_CHECK_ERROR(chain(R"(["bytes",{"name":"transpose","configuration":{"order":[0]}}])", spec({4}, data_type::uint8)),
+                   errc::invalid_metadata, "codecs[1] (transpose): expected a bytes -> bytes codec after the array -> bytes codec");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_a_chain_without_an_array_to_bytes_codec) {
+  ZARR_CHECK_ERROR(chain(R"([{"name":"transpose","configuration":{"order":[0]}}])", spec({4}, data_type::uint8)),
+                   errc::invalid_metadata, "codecs: expected exactly one array -> bytes codec, got none");
+  ZARR_CHECK_ERROR(chain("[]", spec({4}, data_type::uint8)), errc::invalid_metadata, "codecs: expected at least");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_an_unknown_codec) {
+  ZARR_CHECK_ERROR(chain(R"(["bytes",{"name":"lzma"}])", spec({4}, data_type::uint8)), errc::unsupported,
+                   "codecs[1].name: expected a supported codec, got \"lzma\"");
+}
+
+BOOST_AUTO_TEST_CASE(finds_every_built_in_codec) {
+  for (auto [name, kind] : std::vector<std::pair<std::string_view, zarr::codec_kind>>{
+           {"blosc", zarr::codec_kind::bytes_to_bytes}, {"bytes", zarr::codec_kind::array_to_bytes},
+           {"crc32c", zarr::codec_kind::bytes_to_bytes}, {"gzip", zarr::codec_kind::bytes_to_bytes},
+           {"transpose", zarr::codec_kind::array_to_array}, {"zstd", zarr::codec_kind::bytes_to_bytes}}) {
+    const auto* entry = zarr::find_codec(name);
+    BOOST_TEST_REQUIRE(entry != nullptr, name);
+    BOOST_TEST((entry->kind == kind));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(round_trips_a_long_chain_and_writes_it_back) {
+  const auto text = R"([{"name":"transpose","configuration":{"order":[2,0,1]}},{"name":"bytes","configuration":{"endian":"big"}},{"name":"blosc","configuration":{"cname":"zstd","clevel":3,"shuffle":"shuffle","typesize":8,"blocksize":0}},{"name":"gzip","configuration":{"level":1}},{"name":"zstd","configuration":{"level":1,"checksum":true}},{"name":"crc32c","configuration":{}}])";
+  const auto s = spec({6, 7, 8}, data_type::float64);
+  const auto c = chain(text, s);
+  BOOST_TEST(json::serialize(c.to_json()) == text);
+  const auto data = compressible_bytes(s.byte_size(), 21);
+  BOOST_TEST(same(c.decode(c.encode(data)), data));
+  BOOST_TEST(!c.encoded_size());
+  // The written JSON builds the same chain.
+  BOOST_TEST(json::serialize(zarr::codec_chain(c.to_json(), s).to_json()) == text);
+}
+
+BOOST_AUTO_TEST_CASE(has_a_fixed_size_with_bytes_and_crc32c_only) {
+  const auto c = chain(R"([{"name":"transpose","configuration":{"order":[1,0]}},{"name":"bytes","configuration":{"endian":"little"}},"crc32c","crc32c"])",
+                       spec({3, 5}, data_type::uint16));
+  BOOST_TEST((c.encoded_size() == std::optional<std::uint64_t>(30 + 8)));
+  BOOST_TEST(c.encode(zarr::bytes(30)).size() == 38u);
+}
+
+BOOST_AUTO_TEST_CASE(decodes_the_codecs_of_the_interop_corpus) {
+  const auto root = shared_dir() / "interop" / "corpus-seed1";
+  const auto codecs = root / "store" / "codecs";
+  BOOST_TEST_REQUIRE(std::filesystem::is_directory(codecs));
+  std::size_t arrays = 0;
+  std::size_t chunks = 0;
+  for (const auto& dir : std::filesystem::directory_iterator(codecs)) {
+    if (!dir.is_directory()) continue;
+    const auto name = dir.path().filename().string();
+    const auto meta = read_json(dir.path() / "zarr.json").as_object();
+    const auto expected = read_json_numbers_as_text(root / "EXPECTED" / "codecs" / (name + ".json")).as_object();
+    const auto type = zarr::parse_data_type(meta.at("data_type"));
+    std::vector<std::uint64_t> shape;
+    for (const auto& d : meta.at("shape").as_array()) shape.push_back(d.to_number<std::uint64_t>());
+    std::vector<std::uint64_t> chunk_shape;
+    for (const auto& d : meta.at("chunk_grid").at("configuration").at("chunk_shape").as_array())
+      chunk_shape.push_back(d.to_number<std::uint64_t>());
+    const auto s = spec(chunk_shape, type);
+    const zarr::codec_chain c(meta.at("codecs"), s);
+    const auto& data = expected.at("data").as_array();
+    const auto size = static_cast<std::size_t>(zarr::info(type).size);
+    ++arrays;
+    for (const auto& file : std::filesystem::recursive_directory_iterator(dir.path() / "c")) {
+      if (!file.is_regular_file()) continue;
+      // The key c/i/j/k gives the chunk's grid position.
+      std::vector<std::uint64_t> grid;
+      for (const auto& part : std::filesystem::relative(file.path(), dir.path() / "c")) grid.push_back(std::stoull(part.string()));
+      BOOST_TEST_REQUIRE(grid.size() == shape.size());
+      const auto stored = read_file(file.path());
+      const auto chunk = c.decode(stored);
+      BOOST_TEST_REQUIRE(chunk.size() == s.byte_size(), name);
+      ++chunks;
+      // Every element of the chunk inside the array equals EXPECTED.
+      std::vector<std::uint64_t> local(shape.size(), 0);
+      for (std::uint64_t e = 0; e < s.num_elements(); ++e) {
+        bool inside = true;
+        std::uint64_t flat = 0;
+        for (std::size_t d = 0; d < shape.size(); ++d) {
+          const auto g = grid[d] * chunk_shape[d] + local[d];
+          inside = inside && g < shape[d];
+          flat = flat * shape[d] + g;
+        }
+        if (inside)
+          BOOST_TEST_REQUIRE(matches(chunk.data() + e * size, type, data[flat]),
+                             name << " chunk " << std::filesystem::relative(file.path(), dir.path()) << " element " << e << " flat " << flat << " got " << json::serialize(data[flat]));
+        for (std::size_t d = shape.size(); d-- > 0;) {
+          if (++local[d] < chunk_shape[d]) break;
+          local[d] = 0;
+        }
+      }
+      // And our encoding of it decodes to the same chunk.
+      BOOST_TEST(same(c.decode(c.encode(chunk)), chunk), name);
+    }
+  }
+  BOOST_TEST(arrays >= 21u);
+  BOOST_TEST(chunks > 50u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
