@@ -3,6 +3,8 @@
 // complex values, errors and the JSON source-text helper.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
+#include <bit>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -228,6 +230,65 @@ BOOST_AUTO_TEST_CASE(writes_every_value_of_the_vectors_shortest_and_reads_it_bac
     }
   }
   BOOST_TEST(values > 3000u);
+}
+
+BOOST_AUTO_TEST_CASE(writes_every_bit_pattern_of_the_small_types_so_that_it_reads_back) {
+  // Every pattern of the types of at most 8 bits; of the 16-bit types every 11th (floats) or
+  // 257th (integers) one, to keep the sanitizer build quick.
+  std::size_t patterns = 0;
+  for (const auto& row : zarr::data_types) {
+    if (row.bits > 16 || row.kind == zarr::dtype_kind::boolean || row.kind == zarr::dtype_kind::complex) continue;
+    const std::uint64_t step = row.bits < 16 ? 1 : row.kind == zarr::dtype_kind::floating ? 11 : 257;
+    for (std::uint64_t b = 0; b < (std::uint64_t{1} << row.bits); b += step) {
+      ++patterns;
+      zarr::scalar v = from_bits(row.type, b);
+      if (row.kind == zarr::dtype_kind::signed_integer && row.bits < 8 && (b >> (row.bits - 1)) != 0)
+        v = from_bits(row.type, b | (~std::uint64_t{0} << row.bits));  // int2/int4 are sign-extended bytes
+      const std::string text = zarr::fill_value_to_json_text(v);
+      BOOST_TEST(zarr::parse_fill_value_text(text, row.type) == v, text);
+      BOOST_TEST(zarr::parse_fill_value(zarr::fill_value_to_json(v), row.type) == v, text);
+    }
+  }
+  BOOST_TEST(patterns == 16u + 2 * 64 + 7 * 256 + 2 * 5958 + 2 * 4 + 2 * 16 + 2 * 256 + 2 * 256);
+}
+
+BOOST_AUTO_TEST_CASE(writes_float32_and_float64_as_short_as_to_chars_and_as_strtod_reads_them) {
+  // An independent check: std::to_chars gives the shortest round-trip digits of a float or
+  // double, and std::from_chars reads a decimal correctly rounded.
+  std::uint64_t state = 0x9e3779b97f4a7c15u;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int i = 0; i < 3000; ++i) {
+    const std::uint64_t b64 = next();
+    const double d = std::bit_cast<double>(b64);
+    const float f = std::bit_cast<float>(static_cast<std::uint32_t>(b64 >> 32));
+    const auto v64 = zarr::scalar::of(data_type::float64, d);
+    const auto v32 = zarr::scalar::of(data_type::float32, f);
+    const std::string t64 = zarr::fill_value_to_json_text(v64);
+    const std::string t32 = zarr::fill_value_to_json_text(v32);
+    BOOST_TEST(zarr::parse_fill_value_text(t64, data_type::float64) == v64, t64);
+    BOOST_TEST(zarr::parse_fill_value_text(t32, data_type::float32) == v32, t32);
+    if (std::isfinite(d)) {
+      double back = 0;
+      std::from_chars(t64.data(), t64.data() + t64.size(), back);
+      BOOST_TEST(std::bit_cast<std::uint64_t>(back) == b64, t64);
+      char buffer[64];
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, d).ptr;
+      BOOST_TEST(t64.size() <= static_cast<std::size_t>(end - buffer) + (d == 0 && std::signbit(d) ? 2 : 0), t64);
+    }
+    if (std::isfinite(f)) {
+      float back = 0;
+      std::from_chars(t32.data(), t32.data() + t32.size(), back);
+      BOOST_TEST(std::bit_cast<std::uint32_t>(back) == static_cast<std::uint32_t>(b64 >> 32), t32);
+      char buffer[64];
+      const auto end = std::to_chars(buffer, buffer + sizeof buffer, f).ptr;
+      BOOST_TEST(t32.size() <= static_cast<std::size_t>(end - buffer) + (f == 0 && std::signbit(f) ? 2 : 0), t32);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(rounds_double_rounding_traps_once) {
