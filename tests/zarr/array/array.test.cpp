@@ -189,7 +189,8 @@ BOOST_AUTO_TEST_CASE(random_region_reads_and_writes_match_a_plain_model) {
     if (trial % 2 == 0) s = std::make_shared<zarr::memory_store>();
     else s = std::make_shared<zarr::filesystem_store>(dir / std::to_string(trial));
     BOOST_TEST_CONTEXT("trial " << trial << " type " << zarr::name(type) << " chain " << chain) {
-      auto a = zarr::array::create(s, "p", metadata(shape, chunks, type, json::parse(chain)));
+      auto a = zarr::array::create(s, "p", metadata(shape, chunks, type, json::parse(chain),
+                                                    zarr::fill_value_to_json(zarr::default_fill_value(type))));
       const auto size = static_cast<std::size_t>(zarr::info(type).size);
       std::uint64_t n = 1;
       for (auto d : shape) n *= d;
