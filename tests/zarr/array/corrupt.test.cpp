@@ -1,0 +1,126 @@
+// Corrupt chunks and bad metadata in a store: a clear error naming the chunk key or the
+// field, never a crash, and the rest of the array stays readable.
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+import zarr;
+
+namespace json = boost::json;
+
+namespace {
+
+// A 1-d uint32 array of 4 chunks of 8, every chunk written.
+zarr::array make(const std::shared_ptr<zarr::store>& s, const char* codecs) {
+  const auto meta = zarr::array_metadata::parse(json::object{
+      {"zarr_format", 3}, {"node_type", "array"}, {"shape", {32}}, {"data_type", "uint32"},
+      {"chunk_grid", {{"name", "regular"}, {"configuration", {{"chunk_shape", {8}}}}}},
+      {"chunk_key_encoding", {{"name", "default"}}}, {"fill_value", 0}, {"codecs", json::parse(codecs)}});
+  auto a = zarr::array::create(s, "a", meta);
+  std::vector<std::uint32_t> values(32);
+  for (std::uint32_t i = 0; i < 32; ++i) values[i] = i * 7 + 1;
+  a.write<std::uint32_t>(zarr::region::all(a.shape()), values);
+  return a;
+}
+
+void expect_only_chunk_1_bad(const zarr::array& a, const char* why) {
+  ZARR_CHECK_ERROR(a.read<std::uint32_t>({{8}, {16}}), zarr::errc::corrupt_chunk, "chunk \"a/c/1\"");
+  ZARR_CHECK_ERROR(a.read<std::uint32_t>({{0}, {32}}), zarr::errc::corrupt_chunk, why);
+  // the other chunks still read
+  const auto head = a.read<std::uint32_t>({{0}, {8}});
+  BOOST_TEST(head[3] == 22u);
+  const auto tail = a.read<std::uint32_t>({{16}, {32}});
+  BOOST_TEST(tail[15] == 31u * 7u + 1u);
+}
+
+void mangle(zarr::store& s, const std::string& key, auto&& f) {
+  auto value = *s.get(key);
+  f(value);
+  s.set(key, value);
+}
+
+const char* le = R"([{"name": "bytes", "configuration": {"endian": "little"}}])";
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(corrupt_chunks)
+
+BOOST_AUTO_TEST_CASE(a_truncated_chunk_names_its_key) {
+  auto s = std::make_shared<zarr::memory_store>();
+  const auto a = make(s, le);
+  mangle(*s, "a/c/1", [](zarr::bytes& v) { v.resize(v.size() - 3); });
+  expect_only_chunk_1_bad(a, "a/c/1");
+}
+
+BOOST_AUTO_TEST_CASE(a_wrong_checksum_names_its_key) {
+  auto s = std::make_shared<zarr::memory_store>();
+  const auto a = make(s, R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])");
+  mangle(*s, "a/c/1", [](zarr::bytes& v) { v[5] ^= std::byte{0x10}; });
+  expect_only_chunk_1_bad(a, "crc32c");
+}
+
+BOOST_AUTO_TEST_CASE(garbage_compressed_bytes_name_their_key) {
+  for (const char* codecs : {R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 5}}])",
+                             R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 3}}])",
+                             R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "noshuffle"}}])"}) {
+    BOOST_TEST_CONTEXT(codecs) {
+      auto s = std::make_shared<zarr::memory_store>();
+      const auto a = make(s, codecs);
+      mangle(*s, "a/c/1", [](zarr::bytes& v) {
+        for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::byte>((i * 151 + 7) & 0xff);
+      });
+      expect_only_chunk_1_bad(a, "a/c/1");
+      s->set("a/c/1", std::vector<std::byte>{});  // empty
+      expect_only_chunk_1_bad(a, "a/c/1");
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_shard_index_pointing_outside_names_its_key) {
+  auto s = std::make_shared<zarr::memory_store>();
+  const auto a = make(s, R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [4],
+      "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+      "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])");
+  // index at the end: [offset, nbytes] of inner chunks 0 and 1; push inner chunk 1 out
+  mangle(*s, "a/c/1", [](zarr::bytes& v) {
+    const std::uint64_t far = 1u << 20;
+    std::memcpy(v.data() + v.size() - 16, &far, 8);
+  });
+  ZARR_CHECK_ERROR(a.read<std::uint32_t>({{8}, {16}}), zarr::errc::corrupt_chunk, "chunk \"a/c/1\"");
+  ZARR_CHECK_ERROR(a.read<std::uint32_t>({{12}, {14}}), zarr::errc::corrupt_chunk, "chunk \"a/c/1\"");  // partial read
+  BOOST_TEST(a.read<std::uint32_t>({{8}, {12}})[0] == 57u);  // inner chunk 0 of that shard is fine
+  BOOST_TEST(a.read<std::uint32_t>({{16}, {32}}).size() == 16u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(bad_metadata_in_a_store)
+
+BOOST_AUTO_TEST_CASE(opening_reports_the_field_and_the_node) {
+  auto s = std::make_shared<zarr::memory_store>();
+  const auto put = [&](const std::string& text) { s->set("x/zarr.json", std::as_bytes(std::span(text))); };
+  const std::string head = R"({"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "int16",
+      "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+      "chunk_key_encoding": {"name": "default"}, )";
+  put(head + R"("fill_value": 0, "codecs": [{"name": "lz77"}]})");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::unsupported, "array \"/x\": codecs[0].name");
+  put(head + R"("fill_value": 0, "codecs": [{"name": "gzip", "configuration": {"level": 1}}, {"name": "bytes", "configuration": {"endian": "little"}}]})");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "codecs[0] (gzip)");
+  put(head + R"("fill_value": 0, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "transpose", "configuration": {"order": [0]}}]})");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "codecs[1] (transpose)");
+  put(head + R"("fill_value": 0, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "bytes", "configuration": {"endian": "little"}}]})");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "codecs[1] (bytes)");
+  put(head + R"("fill_value": 40000, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]})");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_value, "node \"/x\": fill_value");
+  put(head + R"("fill_value": 0, "codecs": ["bytes"]})");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "codecs[0].configuration.endian");
+  put("not json");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "node \"/x\": zarr.json");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

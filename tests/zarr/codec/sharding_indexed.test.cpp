@@ -1,0 +1,178 @@
+// sharding_indexed: the binary format checked by hand, configuration errors, partial
+// reads that touch only the index and the inner chunks they need, and corrupt indexes.
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include "codec_test.hpp"
+import zarr;
+
+using namespace zarr_test;
+using zarr::data_type;
+using zarr::errc;
+
+namespace {
+
+constexpr const char* basic = R"([{"name": "sharding_indexed", "configuration": {
+    "chunk_shape": [2, 2],
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}])";
+
+std::vector<std::uint16_t> iota16(std::size_t n, std::uint16_t first = 1) {
+  std::vector<std::uint16_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint16_t>(first + i);
+  return v;
+}
+
+std::uint64_t load64(const zarr::bytes& b, std::size_t offset) {
+  std::uint64_t v;
+  std::memcpy(&v, b.data() + offset, 8);
+  return v;
+}
+
+// A reader over a buffer that counts the bytes it serves.
+struct counting_reader {
+  const zarr::bytes* data;
+  std::uint64_t served = 0;
+  int calls = 0;
+  zarr::range_reader get() {
+    return [this](std::optional<zarr::byte_range> r) -> std::optional<zarr::bytes> {
+      ++calls;
+      if (!r) {
+        served += data->size();
+        return *data;
+      }
+      const auto [offset, length] = zarr::resolve_range("shard", *r, data->size());
+      served += length;
+      return zarr::bytes(data->begin() + static_cast<std::ptrdiff_t>(offset),
+                         data->begin() + static_cast<std::ptrdiff_t>(offset + length));
+    };
+  }
+};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sharding_indexed)
+
+BOOST_AUTO_TEST_CASE(writes_inner_chunks_in_order_with_the_index_at_the_end) {
+  // A 4x4 uint16 shard of 2x2 inner chunks; inner chunk (0,1) holds only the fill value.
+  auto values = iota16(16);
+  for (std::size_t y = 0; y < 2; ++y)
+    for (std::size_t x = 2; x < 4; ++x) values[y * 4 + x] = 0;
+  const auto c = chain(basic, spec({4, 4}, data_type::uint16));
+  const auto encoded = c.encode(to_bytes(values));
+  // 3 stored inner chunks of 2*2*2 bytes, then 4 index entries of 16 bytes and a crc32c
+  BOOST_TEST_REQUIRE(encoded.size() == 3u * 8u + 4u * 16u + 4u);
+  const std::size_t index = 24;
+  BOOST_TEST(load64(encoded, index + 0) == 0u);   // (0,0) at offset 0
+  BOOST_TEST(load64(encoded, index + 8) == 8u);   //        8 bytes
+  BOOST_TEST(load64(encoded, index + 16) == ~std::uint64_t{0});  // (0,1) empty
+  BOOST_TEST(load64(encoded, index + 24) == ~std::uint64_t{0});
+  BOOST_TEST(load64(encoded, index + 32) == 8u);  // (1,0)
+  BOOST_TEST(load64(encoded, index + 48) == 16u); // (1,1)
+  // inner chunk (0,0) holds elements (0,0) (0,1) (1,0) (1,1) = 1, 2, 5, 6
+  BOOST_TEST(from_bytes<std::uint16_t>(std::span(encoded).first(8)) == (std::vector<std::uint16_t>{1, 2, 5, 6}),
+             boost::test_tools::per_element());
+  BOOST_TEST(from_bytes<std::uint16_t>(c.decode(encoded)) == values, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(index_at_the_start_offsets_count_the_index) {
+  std::string text = basic;
+  text.insert(text.find("\"index_codecs\""), R"("index_location": "start", )");
+  const auto c = chain(text, spec({4, 4}, data_type::uint16));
+  const auto values = iota16(16);
+  const auto encoded = c.encode(to_bytes(values));
+  BOOST_TEST(load64(encoded, 0) == 68u);  // first inner chunk right after the 68-byte index
+  BOOST_TEST(from_bytes<std::uint16_t>(c.decode(encoded)) == values, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(reading_one_inner_chunk_reads_only_the_index_and_that_chunk) {
+  const auto c = chain(R"([{"name": "sharding_indexed", "configuration": {
+      "chunk_shape": [8, 8],
+      "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 1}}],
+      "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}])",
+                       spec({64, 64}, data_type::uint16));
+  const auto values = iota16(64 * 64);
+  const auto encoded = c.encode(to_bytes(values));
+  counting_reader reader{&encoded};
+  std::vector<std::uint16_t> out(3 * 4);
+  const zarr::region r{{9, 17}, {12, 21}};  // inside inner chunk (1, 2)
+  BOOST_TEST(c.array_to_bytes().decode_region(reader.get(), r, std::as_writable_bytes(std::span(out))));
+  const auto index_bytes = 8u * 8u * 16u + 4u;
+  const auto inner = load64(encoded, encoded.size() - index_bytes + (1 * 8 + 2) * 16 + 8);
+  BOOST_TEST(reader.calls == 2);
+  BOOST_TEST(reader.served == index_bytes + inner);
+  for (std::size_t y = 0; y < 3; ++y)
+    for (std::size_t x = 0; x < 4; ++x) BOOST_TEST(out[y * 4 + x] == values[(9 + y) * 64 + 17 + x]);
+}
+
+BOOST_AUTO_TEST_CASE(nested_sharding_round_trips) {
+  const auto c = chain(R"([{"name": "sharding_indexed", "configuration": {
+      "chunk_shape": [4, 4],
+      "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, 2],
+          "codecs": [{"name": "bytes", "configuration": {"endian": "big"}}, {"name": "gzip", "configuration": {"level": 1}}],
+          "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}], "index_location": "start"}}],
+      "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}])",
+                       spec({8, 8}, data_type::uint16));
+  const auto values = iota16(64);
+  BOOST_TEST(from_bytes<std::uint16_t>(c.decode(c.encode(to_bytes(values)))) == values, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(rejects_bad_configurations) {
+  const auto s = spec({4, 4}, data_type::uint16);
+  const auto with = [](const char* config) {
+    return std::string(R"([{"name": "sharding_indexed", "configuration": )") + config + "}]";
+  };
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [3, 2], "codecs": ["bytes"], "index_codecs": ["bytes"]})"), s),
+                   errc::invalid_metadata, "chunk_shape[0]: expected a divisor of the shard size 4, got 3");
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [2], "codecs": ["bytes"], "index_codecs": ["bytes"]})"), s),
+                   errc::invalid_metadata, "chunk_shape: expected 2 dimensions");
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [2, 0], "codecs": ["bytes"], "index_codecs": ["bytes"]})"), s),
+                   errc::invalid_metadata, "chunk_shape: expected positive integers");
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [2, 2], "index_codecs": ["bytes"]})"), s), errc::invalid_metadata,
+                   "configuration.codecs");
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [2, 2], "codecs": ["bytes"]})"), s), errc::invalid_metadata,
+                   "configuration.index_codecs");
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [2, 2], "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}], "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 1}}]})"), s),
+                   errc::invalid_metadata, "fixed encoded size");
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [2, 2], "codecs": ["bytes"], "index_codecs": ["bytes"], "index_location": "middle"})"), s),
+                   errc::invalid_metadata, "index_location");
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [2, 2], "codecs": ["bytes"], "index_codecs": ["bytes"], "extra": 1})"), s),
+                   errc::invalid_metadata, "configuration.extra");
+  // the inner chain names its position
+  ZARR_CHECK_ERROR(chain(with(R"({"chunk_shape": [2, 2], "codecs": [{"name": "gzip", "configuration": {"level": 1}}], "index_codecs": ["bytes"]})"), s),
+                   errc::invalid_metadata, "codecs[0].configuration.codecs[0]");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_corrupt_shards) {
+  const auto c = chain(basic, spec({4, 4}, data_type::uint16));
+  auto encoded = c.encode(to_bytes(iota16(16)));
+  // too short to hold the index
+  ZARR_CHECK_ERROR(c.decode(std::span(encoded).first(10)), errc::corrupt_chunk, "at least 68 bytes");
+  // an index whose checksum fails
+  auto flipped = encoded;
+  flipped[flipped.size() - 10] ^= std::byte{1};
+  ZARR_CHECK_ERROR(c.decode(flipped), errc::corrupt_chunk, "crc32c");
+  // an index pointing outside the shard, with a valid checksum (rebuilt through the index chain)
+  const auto index_chain = chain(R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])",
+                                 spec({2, 2, 2}, data_type::uint64));
+  std::vector<std::uint64_t> index(8);
+  std::memcpy(index.data(), encoded.data() + 32, 64);
+  index[2] = 1000;  // inner chunk 1's offset
+  const auto bad_index = index_chain.encode(to_bytes(index));
+  auto outside = encoded;
+  std::memcpy(outside.data() + 32, bad_index.data(), bad_index.size());
+  ZARR_CHECK_ERROR(c.decode(outside), errc::corrupt_chunk, "inner chunk 1: expected bytes within the shard");
+  // offsets that overflow when added
+  index[2] = ~std::uint64_t{0} - 2;
+  index[3] = 8;
+  const auto overflowing = index_chain.encode(to_bytes(index));
+  std::memcpy(outside.data() + 32, overflowing.data(), overflowing.size());
+  ZARR_CHECK_ERROR(c.decode(outside), errc::corrupt_chunk, "inner chunk 1");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
