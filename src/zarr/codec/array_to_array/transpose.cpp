@@ -107,6 +107,9 @@ void permute_typed(T* out, const T* in, std::vector<std::uint64_t> shape, std::v
   std::vector<std::size_t> dims;
   for (std::size_t d = 0; d < k; ++d)
     if (d != m) dims.push_back(d);
+  // 16 x 16 tiles: the 16 input and 16 output lines of a tile stay in L1 while it is copied.
+  // (Measured on 4096 x 4096: wider tiles for 1-byte elements, and staging tiles in a local
+  // buffer, were both slower: lines 4 KiB apart share L1 sets.)
   constexpr std::uint64_t tile = 16;
   const auto rows = s[m];
   const auto cols = s[k];

@@ -23,6 +23,8 @@ namespace {
 constexpr std::array<std::string_view, 6> known_compressors{"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
 constexpr std::array<std::string_view, 3> shuffle_names{"noshuffle", "shuffle", "bitshuffle"};
 
+// The spec only asks for a positive typesize. c-blosc shuffles with typesizes up to 255 and
+// treats larger ones as 1 (no shuffle effect, the data still round trips), so they are accepted.
 constexpr std::uint64_t max_typesize = INT32_MAX;
 constexpr std::uint64_t max_blocksize = INT32_MAX;
 
