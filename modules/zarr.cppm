@@ -5,6 +5,7 @@ export module zarr;
 export import zarr.error;
 export import zarr.dtype;
 export import zarr.arithmetic;
+export import zarr.arithmetic.kernels;
 export import zarr.store;
 export import zarr.codec;
 export import zarr.store.memory;
