@@ -4,6 +4,8 @@ export module zarr;
 
 export import zarr.error;
 export import zarr.dtype;
+export import zarr.arithmetic;
+export import zarr.arithmetic.kernels;
 export import zarr.fill_value;
 export import zarr.store;
 export import zarr.codec;
@@ -14,7 +16,6 @@ export import zarr.codec.crc32c;
 export import zarr.codec.gzip;
 export import zarr.codec.zstd;
 export import zarr.codec.sharding_indexed;
-export import zarr.fill_value;
 export import zarr.metadata;
 export import zarr.array;
 export import zarr.store.memory;
