@@ -97,7 +97,11 @@ class codec_chain {
   // Builds every codec of `json` (the `codecs` array of zarr.json) for chunks described by
   // `decoded`. `where` names the JSON member in errors ("codecs",
   // "codecs[0].configuration.codecs"). Throws zarr::error naming the codec that fails.
-  codec_chain(const boost::json::value& json, const chunk_spec& decoded, std::string_view where = "codecs");
+  // `document` is the text of the zarr.json the codecs come from, when there is one, so
+  // that scalars in configurations (scale, offset, scalar_map) are read exactly from their
+  // decimal text; `where` must then be the path of `json` inside it.
+  codec_chain(const boost::json::value& json, const chunk_spec& decoded, std::string_view where = "codecs",
+              std::string_view document = {});
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
   [[nodiscard]] bytes encode(bytes chunk) const;
@@ -129,6 +133,7 @@ struct codec_context {
   const boost::json::value& configuration;
   const chunk_spec& decoded;
   std::string where;
+  std::string_view document;  // the zarr.json text, or empty
 };
 
 struct codec_entry {
@@ -143,6 +148,14 @@ struct codec_entry {
 [[nodiscard]] const codec_entry* find_codec(std::string_view name) noexcept;
 
 // --- helpers for codec configurations ----------------------------------------------------
+
+// A scalar of `type` given in a configuration, at `where` ("codecs[1].configuration.scale",
+// "codecs[0].configuration.scalar_map.encode[2][0]"), with the fill-value JSON rules: read
+// from its exact text in ctx.document when there is one, else from `json`.
+[[nodiscard]] scalar parse_scalar(const codec_context& ctx, const boost::json::value& json, std::string_view where,
+                                  data_type type);
+// The JSON pointer of a `where` path: "codecs[1].configuration.scale" -> "/codecs/1/configuration/scale".
+[[nodiscard]] std::string json_pointer_of(std::string_view where);
 
 // The configuration as an object: an absent (null) configuration is an empty object; any
 // other non-object is an error naming `where`.

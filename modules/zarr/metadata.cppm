@@ -42,6 +42,7 @@ struct array_metadata {
   boost::json::object attributes;
   std::optional<std::vector<std::optional<std::string>>> dimension_names;
   boost::json::object extra;               // unknown members marked "must_understand": false
+  std::string source;                      // the zarr.json text this was parsed from, if any
 
   // `source` is the document's text, when there is one: fill values are then rounded from
   // their exact decimal text (DECISIONS.md 1).

@@ -66,7 +66,7 @@ node_metadata read_node_metadata(const store& s, std::string_view path) {
 array::array(std::shared_ptr<store> s, std::string path, array_metadata meta)
     : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)) {
   try {
-    chain_ = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_));
+    chain_ = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_), "codecs", meta_.source);
   } catch (const error& e) {
     throw error(e.code(), "array " + node_name_for_errors(path_) + ": " + e.what());
   }

@@ -13,6 +13,8 @@ module;
 #include <boost/json.hpp>
 module zarr.codec;
 
+import zarr.fill_value;
+
 namespace zarr {
 namespace json = boost::json;
 
@@ -29,7 +31,8 @@ std::string kind_name(codec_kind k) {
 
 }  // namespace
 
-codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, std::string_view where)
+codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, std::string_view where,
+                         std::string_view document)
     : decoded_(decoded) {
   const std::string at(where);
   const auto* list = codecs.if_array();
@@ -74,7 +77,7 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
     }
     const auto* entry = find_codec(name);
     if (entry == nullptr) throw error(errc::unsupported, here + ".name: expected a supported codec, got \"" + name + "\"");
-    const codec_context ctx{*configuration, current, here};
+    const codec_context ctx{*configuration, current, here, document};
     const auto order_error = [&](std::string_view expected) {
       return error(errc::invalid_metadata, here + " (" + name + "): expected " + std::string(expected) + ", got an " +
                                                kind_name(entry->kind) + " codec");
@@ -153,6 +156,22 @@ bool array_to_bytes_codec::decode_region(const range_reader& reader, const regio
     copy_box(chunk.data(), spec.shape, r.start, out.data(), extent, zero, extent, static_cast<std::size_t>(info(spec.type).size));
   }
   return true;
+}
+
+std::string json_pointer_of(std::string_view where) {
+  std::string out = "/";
+  for (char c : where) {
+    if (c == '.' || c == '[') out += '/';
+    else if (c != ']') out += c;
+  }
+  return out;
+}
+
+scalar parse_scalar(const codec_context& ctx, const json::value& v, std::string_view where, data_type type) {
+  if (!ctx.document.empty())
+    if (const auto text = json_source_text(ctx.document, json_pointer_of(where)))
+      return parse_fill_value_text(*text, type, where);
+  return parse_fill_value(v, type, where);
 }
 
 const json::object& configuration_object(const codec_context& ctx) {

@@ -143,6 +143,7 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   expect_format(*o);
   if (const auto& t = member(*o, "node_type"); t != json::value("array")) bad("node_type", "\"array\"", &t);
   array_metadata m;
+  m.source = std::string(source);
   m.shape = integer_list(member(*o, "shape"), "shape");
   m.type = parse_data_type(member(*o, "data_type"), "data_type");
 

@@ -8,6 +8,8 @@ module;
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 #include <boost/json/value.hpp>
 export module zarr.codec.sharding_indexed;
@@ -28,7 +30,8 @@ struct sharding_configuration {
 
 class sharding_indexed_codec final : public array_to_bytes_codec {
  public:
-  sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded, const std::string& where);
+  sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded, const std::string& where,
+                         std::string_view document = {});
 
   [[nodiscard]] std::string_view name() const noexcept override { return "sharding_indexed"; }
   [[nodiscard]] boost::json::value to_json() const override;

@@ -61,7 +61,7 @@ json::value sharding_configuration::to_json() const {
 }
 
 sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded,
-                                               const std::string& where)
+                                               const std::string& where, std::string_view document)
     : config_(config), shard_(decoded), where_(where) {
   const auto at = where + ".configuration.";
   if (config.chunk_shape.size() != decoded.shape.size())
@@ -75,12 +75,12 @@ sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& con
     inner_count_ *= chunks_per_shard_.back();
   }
   inner_ = std::make_unique<codec_chain>(config.codecs, chunk_spec{config.chunk_shape, decoded.type, decoded.fill},
-                                         at + "codecs");
+                                         at + "codecs", document);
   auto index_shape = chunks_per_shard_;
   index_shape.push_back(2);
   index_ = std::make_unique<codec_chain>(config.index_codecs,
                                          chunk_spec{index_shape, data_type::uint64, scalar::of(data_type::uint64, empty_entry)},
-                                         at + "index_codecs");
+                                         at + "index_codecs", document);
   const auto size = index_->encoded_size();
   if (!size)
     throw error(errc::invalid_metadata, at + "index_codecs: expected codecs of a fixed encoded size (no compression), got " +
@@ -219,7 +219,7 @@ bool sharding_indexed_codec::decode_region(const range_reader& reader, const reg
 }
 
 std::unique_ptr<array_to_bytes_codec> make_sharding_indexed_codec(const codec_context& ctx) {
-  return std::make_unique<sharding_indexed_codec>(sharding_configuration::parse(ctx), ctx.decoded, ctx.where);
+  return std::make_unique<sharding_indexed_codec>(sharding_configuration::parse(ctx), ctx.decoded, ctx.where, ctx.document);
 }
 
 }  // namespace zarr
