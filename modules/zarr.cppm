@@ -18,5 +18,6 @@ export import zarr.codec.zstd;
 export import zarr.codec.sharding_indexed;
 export import zarr.metadata;
 export import zarr.array;
+export import zarr.parallel;
 export import zarr.store.memory;
 export import zarr.store.filesystem;

@@ -5,7 +5,10 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <array>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +17,8 @@ module;
 #include <vector>
 #include <boost/json.hpp>
 module zarr.array;
+
+import zarr.parallel;
 
 namespace zarr {
 namespace json = boost::json;
@@ -152,28 +157,62 @@ void array::store_chunk(const std::string& key, const bytes& chunk, const write_
   store_->set(key, encoded);
 }
 
+namespace {
+
+// The chunks a region meets, each with the part of the region inside it: collected first,
+// so that they can be processed in parallel.
+struct chunk_tasks {
+  std::size_t rank;
+  std::size_t count = 0;
+  std::vector<std::uint64_t> data;  // per task: index, lo, hi (rank values each)
+
+  chunk_tasks(std::span<const std::uint64_t> chunk_shape, const region& r) : rank(chunk_shape.size()) {
+    for_each_cell(chunk_shape, r, [&](std::span<const std::uint64_t> index, std::span<const std::uint64_t> lo,
+                                      std::span<const std::uint64_t> hi) {
+      data.insert(data.end(), index.begin(), index.end());
+      data.insert(data.end(), lo.begin(), lo.end());
+      data.insert(data.end(), hi.begin(), hi.end());
+      ++count;
+    });
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return count; }
+  [[nodiscard]] std::span<const std::uint64_t> index(std::size_t t) const { return {data.data() + 3 * rank * t, rank}; }
+  [[nodiscard]] std::span<const std::uint64_t> lo(std::size_t t) const { return {data.data() + 3 * rank * t + rank, rank}; }
+  [[nodiscard]] std::span<const std::uint64_t> hi(std::size_t t) const { return {data.data() + 3 * rank * t + 2 * rank, rank}; }
+};
+
+// Writers of one chunk within this process take turns: a chunk (or shard) is read,
+// modified and written back whole, so two concurrent partial writes of the same chunk
+// would otherwise lose one of them. Striped by the hash of the store and the key.
+std::mutex& chunk_lock(const store* s, const std::string& key) {
+  static std::array<std::mutex, 256> stripes;
+  const auto h = std::hash<std::string>{}(key) ^ (std::hash<const void*>{}(s) * 0x9E3779B97F4A7C15ull);
+  return stripes[h % stripes.size()];
+}
+
+}  // namespace
+
 void array::read(const region& r, std::span<std::byte> out) const {
   check_region(r, out.size());
+  if (r.num_elements() == 0) return;
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
   const auto extent_out = r.extent();
   const auto rank = meta_.shape.size();
+  // With only an array -> bytes codec, it may read just the bytes it needs (sharding).
   const bool partial = chain_->array_to_array().empty() && chain_->bytes_to_bytes().empty();
-  std::vector<std::uint64_t> in_chunk(rank), in_out(rank), extent(rank);
-  for_each_cell(meta_.chunk_shape, r, [&](std::span<const std::uint64_t> index, std::span<const std::uint64_t> lo,
-                                         std::span<const std::uint64_t> hi) {
+  const chunk_tasks tasks(meta_.chunk_shape, r);
+  parallel_for(tasks.size(), [&](std::size_t t) {
+    const auto index = tasks.index(t), lo = tasks.lo(t), hi = tasks.hi(t);
+    std::vector<std::uint64_t> in_chunk(rank), in_out(rank), extent(rank), stop(rank);
     for (std::size_t i = 0; i < rank; ++i) {
       in_chunk[i] = lo[i] - index[i] * meta_.chunk_shape[i];
       in_out[i] = lo[i] - r.start[i];
       extent[i] = hi[i] - lo[i];
+      stop[i] = in_chunk[i] + extent[i];
     }
     const auto key = chunk_key(index);
-    if (partial) {
-      // Only the array -> bytes codec: let it read just the bytes it needs (sharding).
-      const region box{in_chunk, [&] {
-                         std::vector<std::uint64_t> stop(rank);
-                         for (std::size_t i = 0; i < rank; ++i) stop[i] = in_chunk[i] + extent[i];
-                         return stop;
-                       }()};
+    const region box{in_chunk, stop};
+    if (partial && !box.covers(meta_.chunk_shape)) {
       const range_reader reader = [&](std::optional<byte_range> range) {
         return range ? store_->get(key, *range) : store_->get(key);
       };
@@ -204,14 +243,17 @@ void array::read(const region& r, std::span<std::byte> out) const {
 
 void array::write(const region& r, std::span<const std::byte> in, const write_options& options) {
   check_region(r, in.size());
+  if (r.num_elements() == 0) return;
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
   const auto extent_in = r.extent();
   const auto rank = meta_.shape.size();
   const auto chunk_elements = chunk_spec_of(meta_).num_elements();
-  std::vector<std::uint64_t> in_chunk(rank), in_in(rank), extent(rank);
-  for_each_cell(meta_.chunk_shape, r, [&](std::span<const std::uint64_t> index, std::span<const std::uint64_t> lo,
-                                         std::span<const std::uint64_t> hi) {
-    bool covers = true;  // does the region cover every element of the chunk inside the array?
+  const chunk_tasks tasks(meta_.chunk_shape, r);
+  parallel_for(tasks.size(), [&](std::size_t t) {
+    const auto index = tasks.index(t), lo = tasks.lo(t), hi = tasks.hi(t);
+    std::vector<std::uint64_t> in_chunk(rank), in_in(rank), extent(rank);
+    bool covers = true;    // the region covers every element of the chunk inside the array
+    bool interior = true;  // the chunk lies wholly inside the array
     for (std::size_t i = 0; i < rank; ++i) {
       in_chunk[i] = lo[i] - index[i] * meta_.chunk_shape[i];
       in_in[i] = lo[i] - r.start[i];
@@ -219,10 +261,14 @@ void array::write(const region& r, std::span<const std::byte> in, const write_op
       const auto chunk_lo = index[i] * meta_.chunk_shape[i];
       const auto chunk_hi = std::min(meta_.shape[i], chunk_lo + meta_.chunk_shape[i]);
       covers = covers && lo[i] == chunk_lo && hi[i] == chunk_hi;
+      interior = interior && chunk_hi - chunk_lo == meta_.chunk_shape[i];
     }
     const auto key = chunk_key(index);
+    const std::lock_guard lock(chunk_lock(store_.get(), key));
     bytes chunk;
-    if (covers) {
+    if (covers && interior) {
+      chunk = bytes(static_cast<std::size_t>(chunk_elements) * size);  // every byte is written below
+    } else if (covers) {
       chunk = filled(chunk_elements, meta_.fill_value);
     } else if (const auto stored = store_->get(key)) {
       chunk = decode_chunk(key, *stored);

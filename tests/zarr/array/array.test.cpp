@@ -6,6 +6,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 #include "../../support.hpp"
 import zarr;
@@ -151,6 +152,40 @@ BOOST_AUTO_TEST_CASE(rejects_metadata_whose_chain_cannot_be_resolved) {
   BOOST_CHECK_NO_THROW(zarr::array::create(
       s, "", metadata({2}, {2}, zarr::data_type::uint8,
                       json::parse(R"([{"name": "bytes"}, {"name": "x.checksum", "must_understand": false}])"))));
+}
+
+BOOST_AUTO_TEST_CASE(concurrent_writers_of_one_chunk_lose_nothing) {
+  for (int round = 0; round < 10; ++round) {
+    auto s = std::make_shared<zarr::memory_store>();
+    auto a = zarr::array::create(s, "", metadata({64}, {64}, zarr::data_type::uint8,
+                                                 json::parse(R"([{"name": "bytes"}, {"name": "gzip", "configuration": {"level": 1}}])")));
+    std::vector<std::thread> writers;
+    for (std::uint8_t t = 0; t < 8; ++t)
+      writers.emplace_back([&a, t] {
+        for (std::uint64_t i = 0; i < 8; ++i)
+          a.write<std::uint8_t>({{8u * t + i}, {8u * t + i + 1}}, std::vector<std::uint8_t>{static_cast<std::uint8_t>(t + 1)});
+      });
+    for (auto& w : writers) w.join();
+    const auto back = a.read<std::uint8_t>(zarr::region::all(a.shape()));
+    for (std::size_t i = 0; i < 64; ++i) BOOST_TEST(back[i] == i / 8 + 1);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(reads_and_writes_in_parallel_give_the_same_bytes_as_serially) {
+  auto s = std::make_shared<zarr::memory_store>();
+  auto a = zarr::array::create(s, "", metadata({200, 300}, {32, 64}, zarr::data_type::int32,
+                                               json::parse(R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 1}}])")));
+  std::vector<std::int32_t> values(200 * 300);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::int32_t>(i * 2654435761u);
+  zarr::set_concurrency(4);
+  a.write<std::int32_t>(zarr::region::all(a.shape()), values);
+  const auto parallel = a.read<std::int32_t>({{3, 5}, {199, 290}});
+  zarr::set_concurrency(1);
+  const auto serial = a.read<std::int32_t>({{3, 5}, {199, 290}});
+  zarr::set_concurrency(0);
+  BOOST_TEST(parallel == serial);
+  BOOST_TEST(parallel[0] == values[3 * 300 + 5]);
+  BOOST_TEST(zarr::concurrency() >= 1u);
 }
 
 // A property test: random shapes, chunkings, codec chains, stores and regions, checked
