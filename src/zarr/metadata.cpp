@@ -161,6 +161,18 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
     if (m.chunk_shape[i] == 0)
       throw error(errc::invalid_metadata, "chunk_grid.configuration.chunk_shape[" + std::to_string(i) + "]: expected a positive integer, got 0");
 
+  // Element counts and byte sizes must be representable (a hostile document could claim
+  // a chunk of 2^70 bytes).
+  const auto checked_product = [&](const std::vector<std::uint64_t>& dims, std::uint64_t factor, std::string_view what) {
+    std::uint64_t n = factor;
+    for (auto d : dims)
+      if (__builtin_mul_overflow(n, d, &n))
+        throw error(errc::invalid_metadata, std::string(what) + ": expected a size that fits in 64 bits, got one that overflows");
+    return n;
+  };
+  checked_product(m.shape, 1, "shape");
+  checked_product(m.chunk_shape, static_cast<std::uint64_t>(info(m.type).size), "chunk_grid.configuration.chunk_shape");
+
   m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
   const auto& fill = member(*o, "fill_value");
   const auto fill_text = source.empty() ? std::nullopt : json_source_text(source, "/fill_value");

@@ -145,6 +145,16 @@ BOOST_AUTO_TEST_CASE(rejects_bad_chunk_grids) {
   ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_grid.configuration.x");
 }
 
+BOOST_AUTO_TEST_CASE(rejects_sizes_that_overflow_64_bits) {
+  auto o = valid_array();
+  o["shape"] = json::array{std::uint64_t{1} << 40, std::uint64_t{1} << 40};
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [5, 5]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "shape: expected a size that fits in 64 bits");
+  o = valid_array();
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [4294967296, 4294967296]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape: expected a size that fits in 64 bits");
+}
+
 BOOST_AUTO_TEST_CASE(rejects_unknown_fields_unless_they_need_not_be_understood) {
   auto o = valid_array();
   o["colour"] = "blue";

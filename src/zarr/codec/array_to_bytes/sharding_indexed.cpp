@@ -13,6 +13,8 @@ module;
 #include <boost/json.hpp>
 module zarr.codec.sharding_indexed;
 
+import zarr.parallel;
+
 namespace zarr {
 namespace json = boost::json;
 
@@ -99,22 +101,28 @@ bytes sharding_indexed_codec::encode(const bytes& shard) const {
   const auto size = static_cast<std::size_t>(info(shard_.type).size);
   const auto& inner_shape = config_.chunk_shape;
   const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill}.byte_size();
+  // Inner chunks are encoded in parallel (when this shard is not itself one of several
+  // being encoded in parallel), then laid out in C order.
+  std::vector<std::vector<std::uint64_t>> origins;
+  for_each_cell(inner_shape, region::all(shard_.shape),
+                [&](std::span<const std::uint64_t>, std::span<const std::uint64_t> lo, std::span<const std::uint64_t>) {
+                  origins.emplace_back(lo.begin(), lo.end());
+                });
+  std::vector<std::optional<bytes>> encoded(origins.size());
+  const std::vector<std::uint64_t> zero(inner_shape.size(), 0);
+  parallel_for(origins.size(), [&](std::size_t k) {
+    bytes inner(static_cast<std::size_t>(inner_bytes));
+    copy_box(shard.data(), shard_.shape, origins[k], inner.data(), inner_shape, zero, inner_shape, size);
+    if (!all_equal(inner, shard_.fill)) encoded[k] = inner_->encode(std::move(inner));
+  });
   std::vector<std::uint64_t> index(inner_count_ * 2, empty_entry);
   bytes data;
-  const std::vector<std::uint64_t> zero(inner_shape.size(), 0);
-  std::uint64_t k = 0;
-  for_each_cell(inner_shape, region::all(shard_.shape), [&](std::span<const std::uint64_t>,
-                                                            std::span<const std::uint64_t> lo, std::span<const std::uint64_t>) {
-    bytes inner(static_cast<std::size_t>(inner_bytes));
-    copy_box(shard.data(), shard_.shape, lo, inner.data(), inner_shape, zero, inner_shape, size);
-    if (!all_equal(inner, shard_.fill)) {
-      const auto encoded = inner_->encode(std::move(inner));
-      index[2 * k] = data.size();
-      index[2 * k + 1] = encoded.size();
-      data.insert(data.end(), encoded.begin(), encoded.end());
-    }
-    ++k;
-  });
+  for (std::size_t k = 0; k < encoded.size(); ++k) {
+    if (!encoded[k]) continue;
+    index[2 * k] = data.size();
+    index[2 * k + 1] = encoded[k]->size();
+    data.insert(data.end(), encoded[k]->begin(), encoded[k]->end());
+  }
   // Offsets count from the start of the shard: past the index when it comes first.
   bytes index_array(index.size() * 8);
   const auto shift = config_.index_at_end ? 0 : index_size_;
