@@ -2,6 +2,7 @@
 #include "formats.hpp"
 
 #include <algorithm>
+#include <boost/multiprecision/cpp_int.hpp>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -51,6 +52,23 @@ std::string hex_text(std::uint64_t bits, int bytes) {
   return "\"0x" + s + "\"";
 }
 
+// Whether v (finite, positive) lies exactly halfway between the decimals below and above
+// (digit strings of the same length, times 10^exponent): 2v == below + above.
+template <class F>
+bool is_tie(F v, const std::string& below, const std::string& above, int exponent) {
+  using boost::multiprecision::cpp_int;
+  int e2 = 0;
+  const F fraction = std::frexp(v, &e2);
+  constexpr int digits = std::numeric_limits<F>::digits;
+  cpp_int lhs(static_cast<std::uint64_t>(std::ldexp(fraction, digits)));  // v = lhs * 2^(e2 - digits)
+  cpp_int rhs = cpp_int(below) + cpp_int(above);                          // below + above = rhs * 10^exponent
+  const int shift = e2 - digits + 1;                                      // 2v = lhs * 2^shift
+  if (shift >= 0) lhs <<= shift; else rhs <<= -shift;
+  if (exponent >= 0) rhs *= boost::multiprecision::pow(cpp_int(10), static_cast<unsigned>(exponent));
+  else lhs *= boost::multiprecision::pow(cpp_int(10), static_cast<unsigned>(-exponent));
+  return lhs == rhs;
+}
+
 template <class F, class U>
 std::string float_text(F v) {
   const auto bits = std::bit_cast<U>(v);
@@ -73,6 +91,20 @@ std::string float_text(F v) {
   int lead = 0;
   const auto exp_text = text.substr(e + 1);
   std::from_chars(exp_text.data() + (exp_text.front() == '+' ? 1 : 0), exp_text.data() + exp_text.size(), lead);
+  // On an exact tie between two decimals of as many digits that both read back, the
+  // library keeps the one of smaller magnitude; std::to_chars may have taken the other.
+  if (digits.size() > 1 || digits[0] > '1') {
+    std::string below = digits;
+    --below.back();
+    const int exponent = lead - static_cast<int>(digits.size()) + 1;
+    const std::string below_text = (negative ? "-" : "") + below + "e" + std::to_string(exponent);
+    F back{};
+    const auto r = std::from_chars(below_text.data(), below_text.data() + below_text.size(), back);
+    if (r.ec == std::errc{} && back == v && is_tie(std::fabs(v), below, digits, exponent)) {
+      below.resize(std::max<std::size_t>(1, below.find_last_not_of('0') + 1));
+      return number_text(negative, below, lead);
+    }
+  }
   return number_text(negative, digits, lead);
 }
 
