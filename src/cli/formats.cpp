@@ -69,6 +69,19 @@ bool is_tie(F v, const std::string& below, const std::string& above, int exponen
   return lhs == rhs;
 }
 
+// A cheap necessary condition for is_tie: v rounded to one more digit than `below` has
+// reads as `below` followed by 5.
+template <class F>
+bool halfway_digits(F v, const std::string& below) {
+  char buffer[64];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, std::fabs(v), std::chars_format::scientific,
+                               static_cast<int>(below.size()));
+  std::string got;
+  for (const char* p = buffer; p != r.ptr && *p != 'e'; ++p)
+    if (*p != '.') got.push_back(*p);
+  return got == below + "5";
+}
+
 template <class F, class U>
 std::string float_text(F v) {
   const auto bits = std::bit_cast<U>(v);
@@ -100,7 +113,7 @@ std::string float_text(F v) {
     const std::string below_text = (negative ? "-" : "") + below + "e" + std::to_string(exponent);
     F back{};
     const auto r = std::from_chars(below_text.data(), below_text.data() + below_text.size(), back);
-    if (r.ec == std::errc{} && back == v && is_tie(std::fabs(v), below, digits, exponent)) {
+    if (r.ec == std::errc{} && back == v && halfway_digits(v, below) && is_tie(std::fabs(v), below, digits, exponent)) {
       below.resize(std::max<std::size_t>(1, below.find_last_not_of('0') + 1));
       return number_text(negative, below, lead);
     }

@@ -39,7 +39,9 @@ void swap_components(std::byte* out, const std::byte* in, std::size_t size, int 
     case 2: swap_words<std::uint16_t>(out, in, size / 2); break;
     case 4: swap_words<std::uint32_t>(out, in, size / 4); break;
     case 8: swap_words<std::uint64_t>(out, in, size / 8); break;
-    default: std::memcpy(out, in, size); break;
+    default:
+      if (size != 0) std::memcpy(out, in, size);  // an empty chunk's buffers may be null
+      break;
   }
 }
 
