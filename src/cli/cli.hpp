@@ -1,0 +1,123 @@
+// zarr3's internals shared by its source files: usage errors, command-line options, node
+// locations (PATH#node), regions, the progress bar and the commands themselves.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+import zarr;
+
+namespace zarr_cli {
+
+inline constexpr int exit_ok = 0, exit_error = 1, exit_usage = 2;
+
+// A mistake in the command line (exit status 2): unknown command or option, missing
+// argument, malformed region or node path.
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The arguments of one command: positionals and --options (with or without a value).
+struct arguments {
+  std::string command;
+  std::vector<std::string> positionals;
+  std::map<std::string, std::string, std::less<>> options;  // "--format" -> "json"; flags -> ""
+
+  [[nodiscard]] bool has(std::string_view name) const { return options.find(name) != options.end(); }
+  [[nodiscard]] std::optional<std::string> get(std::string_view name) const {
+    const auto it = options.find(name);
+    return it == options.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+};
+
+// What a command accepts: options that take a value, flags, and how many positionals.
+struct command_syntax {
+  std::vector<std::string_view> valued;
+  std::vector<std::string_view> flags;
+  std::size_t min_positionals = 0;
+  std::size_t max_positionals = 0;
+};
+
+// Splits `args` (after the command name) by `syntax`; throws usage_error.
+[[nodiscard]] arguments parse_arguments(std::string_view command, std::span<const std::string_view> args,
+                                        const command_syntax& syntax);
+
+// PATH: a directory store, optionally followed by "#" and a node path inside it.
+struct location {
+  std::filesystem::path root;
+  std::string node;  // "" for the root node; "a/b" otherwise
+
+  // "data.zarr#/a/b" for messages.
+  [[nodiscard]] std::string display() const;
+};
+[[nodiscard]] location parse_location(std::string_view text);
+// The store at `where`; `create` makes the directory when it is missing.
+[[nodiscard]] std::shared_ptr<zarr::filesystem_store> open_store(const location& where, bool create);
+
+// A region "0:10,:,5:" of an array of `shape`: half-open start:stop per dimension, either
+// side optional. Malformed text is a usage_error; a region outside the array a zarr::error
+// (invalid_argument, exit status 1).
+[[nodiscard]] zarr::region parse_region(std::string_view text, std::span<const std::uint64_t> shape);
+// "a,b,c" as positive integers (--chunks).
+[[nodiscard]] std::vector<std::uint64_t> parse_shape_list(std::string_view text, std::string_view option);
+
+// The chunk index of `key` (relative to the array's node prefix) when it is a key of
+// one of the array's chunks under its chunk key encoding, inside the chunk grid.
+[[nodiscard]] std::optional<std::vector<std::uint64_t>> chunk_index_of(const zarr::array_metadata& meta,
+                                                                       std::string_view key);
+// The stored chunk keys of an array (full keys), sorted.
+[[nodiscard]] std::vector<std::string> stored_chunk_keys(const zarr::array& a);
+
+// A progress bar on stderr, shown only when stderr is a terminal.
+class progress {
+ public:
+  progress(std::string label, std::uint64_t total);
+  ~progress();
+  progress(const progress&) = delete;
+  progress& operator=(const progress&) = delete;
+  void advance(std::uint64_t n = 1);
+
+ private:
+  void draw(bool final);
+  std::string label_;
+  std::uint64_t total_, done_ = 0;
+  bool enabled_;
+  int last_permille_ = -1;
+};
+
+// Cuts `r` along its first dimension into slabs whose cut points are multiples of
+// `step0` (the chunk size there, so that slabs hold whole chunk rows) and that hold about
+// `budget` bytes at most (but at least one step). A 0-d region is one slab.
+[[nodiscard]] std::vector<zarr::region> slabs(const zarr::region& r, std::uint64_t step0, std::uint64_t element_bytes,
+                                              std::uint64_t budget = std::uint64_t{64} << 20);
+
+// The location a command works on, for error messages ("data.zarr#/a").
+inline std::string& current_target() {
+  static std::string target;
+  return target;
+}
+
+// Reads a whole file ("-" = stdin).
+[[nodiscard]] std::string read_text_file(std::string_view path, std::string_view what);
+
+// The commands; each returns the exit status.
+int run_create(std::span<const std::string_view> args);
+int run_write(std::span<const std::string_view> args);
+int run_read(std::span<const std::string_view> args);
+int run_info(std::span<const std::string_view> args);
+int run_tree(std::span<const std::string_view> args);
+int run_convert(std::span<const std::string_view> args);
+int run_verify(std::span<const std::string_view> args);
+int run_demo(std::span<const std::string_view> args);
+
+// The help text of a command ("" for the overview); nullopt for an unknown command.
+[[nodiscard]] std::optional<std::string> help_text(std::string_view command);
+
+}  // namespace zarr_cli

@@ -1,0 +1,248 @@
+// zarr3's shared pieces: options, PATH#node, regions, chunk keys, the progress bar.
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <unistd.h>
+#include "cli.hpp"
+
+namespace zarr_cli {
+
+arguments parse_arguments(std::string_view command, std::span<const std::string_view> args, const command_syntax& syntax) {
+  arguments out;
+  out.command = std::string(command);
+  const auto prefix = "zarr3 " + std::string(command) + ": ";
+  bool only_positionals = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto arg = args[i];
+    if (only_positionals || !arg.starts_with("--") || arg == "-") {
+      out.positionals.emplace_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      only_positionals = true;
+      continue;
+    }
+    auto name = arg;
+    std::optional<std::string_view> value;
+    if (const auto eq = arg.find('='); eq != std::string_view::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+    }
+    const bool valued = std::find(syntax.valued.begin(), syntax.valued.end(), name) != syntax.valued.end();
+    const bool flag = std::find(syntax.flags.begin(), syntax.flags.end(), name) != syntax.flags.end();
+    if (!valued && !flag) throw usage_error(prefix + "unknown option " + std::string(name) + " (see zarr3 help " + out.command + ")");
+    if (out.has(name)) throw usage_error(prefix + "option " + std::string(name) + " given twice");
+    if (flag) {
+      if (value) throw usage_error(prefix + "option " + std::string(name) + " takes no value");
+      out.options.emplace(std::string(name), std::string());
+      continue;
+    }
+    if (!value) {
+      if (i + 1 >= args.size()) throw usage_error(prefix + "option " + std::string(name) + " needs a value");
+      value = args[++i];
+    }
+    out.options.emplace(std::string(name), std::string(*value));
+  }
+  if (out.positionals.size() < syntax.min_positionals)
+    throw usage_error(prefix + "missing argument" + (syntax.min_positionals - out.positionals.size() > 1 ? "s" : "") +
+                      " (see zarr3 help " + out.command + ")");
+  if (out.positionals.size() > syntax.max_positionals)
+    throw usage_error(prefix + "unexpected argument \"" + out.positionals[syntax.max_positionals] + "\"");
+  return out;
+}
+
+std::string location::display() const {
+  return node.empty() ? root.string() : root.string() + "#/" + node;
+}
+
+location parse_location(std::string_view text) {
+  location out;
+  const auto hash = text.find('#');
+  const auto root = text.substr(0, hash);
+  if (root.empty()) throw usage_error("PATH \"" + std::string(text) + "\": expected a store directory before '#'");
+  out.root = std::filesystem::path(std::string(root));
+  if (hash != std::string_view::npos) {
+    auto node = text.substr(hash + 1);
+    while (node.starts_with('/')) node.remove_prefix(1);
+    while (node.ends_with('/')) node.remove_suffix(1);
+    out.node = std::string(node);
+    try {
+      zarr::validate_node_path(out.node);
+    } catch (const zarr::error& e) {
+      throw usage_error("PATH \"" + std::string(text) + "\": " + e.what());
+    }
+  }
+  return out;
+}
+
+std::shared_ptr<zarr::filesystem_store> open_store(const location& where, bool create) {
+  if (!create && !std::filesystem::is_directory(where.root))
+    throw zarr::error(zarr::errc::not_found, "store \"" + where.root.string() + "\": expected a directory, got none");
+  return std::make_shared<zarr::filesystem_store>(where.root, create);
+}
+
+namespace {
+
+std::optional<std::uint64_t> parse_count(std::string_view s) {
+  std::uint64_t v = 0;
+  if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc{} || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> parts;
+  for (;;) {
+    const auto p = s.find(sep);
+    parts.push_back(s.substr(0, p));
+    if (p == std::string_view::npos) return parts;
+    s.remove_prefix(p + 1);
+  }
+}
+
+}  // namespace
+
+zarr::region parse_region(std::string_view text, std::span<const std::uint64_t> shape) {
+  const auto bad = [&](const std::string& why) {
+    return usage_error("--region \"" + std::string(text) + "\": " + why);
+  };
+  auto r = zarr::region::all(shape);
+  const auto parts = text.empty() ? std::vector<std::string_view>{} : split(text, ',');
+  if (parts.size() != shape.size())
+    throw bad("expected " + std::to_string(shape.size()) + " comma-separated start:stop ranges (one per dimension), got " +
+              std::to_string(parts.size()));
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto colon = parts[i].find(':');
+    if (colon == std::string_view::npos)
+      throw bad("dimension " + std::to_string(i) + ": expected start:stop, got \"" + std::string(parts[i]) + "\"");
+    const auto a = parts[i].substr(0, colon), b = parts[i].substr(colon + 1);
+    const auto start = a.empty() ? std::optional<std::uint64_t>(0) : parse_count(a);
+    const auto stop = b.empty() ? std::optional<std::uint64_t>(shape[i]) : parse_count(b);
+    if (!start || !stop)
+      throw bad("dimension " + std::to_string(i) + ": expected start:stop with non-negative integers, got \"" +
+                std::string(parts[i]) + "\"");
+    if (*start > *stop || *stop > shape[i])
+      throw zarr::error(zarr::errc::invalid_argument,
+                        "region \"" + std::string(text) + "\", dimension " + std::to_string(i) +
+                            ": expected 0 <= start <= stop <= " + std::to_string(shape[i]) + ", got " +
+                            std::to_string(*start) + ":" + std::to_string(*stop));
+    r.start[i] = *start;
+    r.stop[i] = *stop;
+  }
+  return r;
+}
+
+std::vector<std::uint64_t> parse_shape_list(std::string_view text, std::string_view option) {
+  std::vector<std::uint64_t> out;
+  for (const auto part : split(text, ',')) {
+    const auto v = parse_count(part);
+    if (!v || *v == 0)
+      throw usage_error(std::string(option) + " \"" + std::string(text) + "\": expected positive integers separated by commas");
+    out.push_back(*v);
+  }
+  return out;
+}
+
+std::optional<std::vector<std::uint64_t>> chunk_index_of(const zarr::array_metadata& meta, std::string_view key) {
+  const auto rank = meta.shape.size();
+  const bool is_default = meta.key_encoding.encoding == zarr::chunk_key_encoding::kind::default_;
+  std::string_view rest = key;
+  if (is_default) {
+    if (!rest.starts_with('c')) return std::nullopt;
+    rest.remove_prefix(1);
+    if (rank == 0) return rest.empty() ? std::optional<std::vector<std::uint64_t>>(std::vector<std::uint64_t>{}) : std::nullopt;
+    if (!rest.starts_with(meta.key_encoding.separator)) return std::nullopt;
+    rest.remove_prefix(1);
+  } else if (rank == 0) {
+    return rest == "0" ? std::optional<std::vector<std::uint64_t>>(std::vector<std::uint64_t>{}) : std::nullopt;
+  }
+  const auto parts = split(rest, meta.key_encoding.separator);
+  if (parts.size() != rank) return std::nullopt;
+  const auto grid = meta.grid_shape();
+  std::vector<std::uint64_t> index;
+  for (std::size_t i = 0; i < rank; ++i) {
+    const auto v = parse_count(parts[i]);
+    if (!v || *v >= grid[i]) return std::nullopt;
+    index.push_back(*v);
+  }
+  if (meta.key_encoding.key(index) != key) return std::nullopt;  // not canonical ("01")
+  return index;
+}
+
+std::vector<std::string> stored_chunk_keys(const zarr::array& a) {
+  const auto prefix = zarr::node_prefix(a.path());
+  std::vector<std::string> keys;
+  for (auto& key : a.storage().list(prefix))
+    if (chunk_index_of(a.metadata(), std::string_view(key).substr(prefix.size()))) keys.push_back(std::move(key));
+  return keys;
+}
+
+std::vector<zarr::region> slabs(const zarr::region& r, std::uint64_t step0, std::uint64_t element_bytes,
+                                std::uint64_t budget) {
+  if (r.start.empty()) return {r};
+  std::uint64_t row_bytes = element_bytes;  // one index of the first dimension
+  for (std::size_t i = 1; i < r.start.size(); ++i) row_bytes *= r.stop[i] - r.start[i];
+  const std::uint64_t per_step = std::max<std::uint64_t>(1, row_bytes * step0);
+  const std::uint64_t step = step0 * std::max<std::uint64_t>(1, budget / per_step);
+  std::vector<zarr::region> out;
+  for (std::uint64_t lo = r.start[0]; lo < r.stop[0];) {
+    const std::uint64_t hi = std::min(r.stop[0], (lo / step + 1) * step);
+    auto s = r;
+    s.start[0] = lo;
+    s.stop[0] = hi;
+    out.push_back(std::move(s));
+    lo = hi;
+  }
+  if (out.empty()) out.push_back(r);  // an empty region: one empty slab
+  return out;
+}
+
+progress::progress(std::string label, std::uint64_t total)
+    : label_(std::move(label)), total_(total), enabled_(::isatty(STDERR_FILENO) == 1 && total > 0) {
+  if (enabled_) draw(false);
+}
+
+progress::~progress() {
+  if (enabled_) {
+    draw(true);
+    std::fputc('\n', stderr);
+    std::fflush(stderr);
+  }
+}
+
+void progress::advance(std::uint64_t n) {
+  done_ += n;
+  if (enabled_) draw(false);
+}
+
+void progress::draw(bool final) {
+  const auto done = std::min(done_, total_);
+  const int permille = static_cast<int>(done * 1000 / total_);
+  if (!final && permille == last_permille_) return;
+  last_permille_ = permille;
+  constexpr int width = 30;
+  const int filled = permille * width / 1000;
+  std::string bar(static_cast<std::size_t>(filled), '#');
+  bar.append(static_cast<std::size_t>(width - filled), '.');
+  std::fprintf(stderr, "\r%s [%s] %3d%% (%llu/%llu)", label_.c_str(), bar.c_str(), permille / 10,
+               static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_));
+  std::fflush(stderr);
+}
+
+std::string read_text_file(std::string_view path, std::string_view what) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::ifstream in{std::string(path), std::ios::binary};
+  if (!in) throw zarr::error(zarr::errc::io, std::string(what) + " \"" + std::string(path) + "\": cannot open it");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace zarr_cli

@@ -1,0 +1,229 @@
+// zarr3 convert: copies an array into a new one, re-encoding it (codecs, chunk shape) and
+// converting its values where that is exact. Works block by block: bounded memory.
+#include <boost/json.hpp>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include "cli.hpp"
+
+namespace zarr_cli {
+
+namespace json = boost::json;
+
+namespace {
+
+using zarr::data_type;
+using zarr::dtype_kind;
+
+// Whether every value of `from` converts exactly to `to`, or is checked value by value.
+bool convertible(data_type from, data_type to) {
+  if (from == to) return true;
+  if (zarr::is_integer(from) && zarr::is_integer(to)) return true;  // checked per value
+  if (to == data_type::float64 && (zarr::is_integer(from) || zarr::is_float(from))) return true;
+  return from == data_type::complex64 && to == data_type::complex128;
+}
+
+// The exact value of float bits of any format (every one fits a double).
+double decode_float(std::uint64_t bits, const zarr::float_format& f) {
+  if (f.specials == zarr::float_specials::e8m0)
+    return bits == 0xff ? std::numeric_limits<double>::quiet_NaN() : std::ldexp(1.0, static_cast<int>(bits) - f.bias);
+  const bool negative = (bits & f.sign_mask()) != 0;
+  const std::uint64_t magnitude = bits & ~f.sign_mask();
+  const std::uint64_t e = magnitude >> f.mantissa_bits;
+  const std::uint64_t m = magnitude & ((std::uint64_t{1} << f.mantissa_bits) - 1);
+  double v = 0;
+  if (f.specials == zarr::float_specials::ieee && e == (std::uint64_t{1} << f.exponent_bits) - 1)
+    v = m == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+  else if (f.specials == zarr::float_specials::fnuz && bits == f.sign_mask())
+    return std::numeric_limits<double>::quiet_NaN();
+  else if (e == 0)
+    v = std::ldexp(static_cast<double>(m), 1 - f.bias - f.mantissa_bits);
+  else
+    v = std::ldexp(static_cast<double>(m | (std::uint64_t{1} << f.mantissa_bits)), static_cast<int>(e) - f.bias - f.mantissa_bits);
+  return negative ? -v : v;
+}
+
+// Converts one element; false when the value has no exact equivalent in `to`.
+bool convert_element(data_type from, data_type to, const std::byte* in, std::byte* out) {
+  const auto& f = zarr::info(from);
+  const auto& t = zarr::info(to);
+  if (from == to) {
+    std::memcpy(out, in, static_cast<std::size_t>(f.size));
+    return true;
+  }
+  if (from == data_type::complex64) {  // to complex128
+    float c[2];
+    std::memcpy(c, in, sizeof c);
+    const double d[2] = {c[0], c[1]};
+    std::memcpy(out, d, sizeof d);
+    return true;
+  }
+  if (f.kind == dtype_kind::floating) {  // to float64
+    double v = 0;
+    if (from == data_type::float32) {
+      float x;
+      std::memcpy(&x, in, sizeof x);
+      v = x;
+    } else {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, in, static_cast<std::size_t>(f.size));
+      if (f.bits < 64) bits &= (std::uint64_t{1} << f.bits) - 1;
+      v = decode_float(bits, f.format);
+    }
+    std::memcpy(out, &v, sizeof v);
+    return true;
+  }
+  // From an integer: its value, widened.
+  bool negative = false;
+  std::uint64_t magnitude = 0;  // two's complement bits when negative
+  if (f.kind == dtype_kind::signed_integer) {
+    std::int64_t v = 0;
+    switch (f.size) {
+      case 1: { std::int8_t x; std::memcpy(&x, in, 1); v = x; break; }
+      case 2: { std::int16_t x; std::memcpy(&x, in, 2); v = x; break; }
+      case 4: { std::int32_t x; std::memcpy(&x, in, 4); v = x; break; }
+      default: std::memcpy(&v, in, 8); break;
+    }
+    negative = v < 0;
+    magnitude = static_cast<std::uint64_t>(v);
+  } else {
+    std::memcpy(&magnitude, in, static_cast<std::size_t>(f.size));  // little-endian host: the low bytes
+    if (f.size < 8) magnitude &= (std::uint64_t{1} << (8 * f.size)) - 1;
+  }
+  if (to == data_type::float64) {
+    const double d = negative ? static_cast<double>(static_cast<std::int64_t>(magnitude)) : static_cast<double>(magnitude);
+    const bool exact = negative ? (d >= -9223372036854775808.0 && static_cast<std::int64_t>(d) == static_cast<std::int64_t>(magnitude))
+                                : (d < 18446744073709551616.0 && static_cast<std::uint64_t>(d) == magnitude);
+    if (!exact) return false;
+    std::memcpy(out, &d, sizeof d);
+    return true;
+  }
+  // To an integer type: in range?
+  if (negative ? static_cast<std::int64_t>(magnitude) < t.min : magnitude > t.max) return false;
+  std::memcpy(out, &magnitude, static_cast<std::size_t>(t.size));  // two's complement, little-endian
+  return true;
+}
+
+std::string coordinates(std::span<const std::uint64_t> start, std::span<const std::uint64_t> extent, std::uint64_t i) {
+  std::vector<std::uint64_t> at(start.size());
+  for (std::size_t d = start.size(); d-- > 0;) {
+    at[d] = start[d] + i % extent[d];
+    i /= extent[d];
+  }
+  std::string s = "[";
+  for (std::size_t d = 0; d < at.size(); ++d) s += (d ? ", " : "") + std::to_string(at[d]);
+  return s + "]";
+}
+
+std::string value_text(data_type type, const std::byte* p) {
+  zarr::scalar s{type, {}};
+  std::memcpy(s.bits.data(), p, static_cast<std::size_t>(zarr::info(type).size));
+  return zarr::fill_value_to_json_text(s);
+}
+
+}  // namespace
+
+int run_convert(std::span<const std::string_view> argv) {
+  const auto args = parse_arguments("convert", argv, {{"--codecs", "--chunks", "--data-type"}, {"--overwrite"}, 2, 2});
+  const auto src_at = parse_location(args.positionals[0]);
+  const auto dst_at = parse_location(args.positionals[1]);
+  current_target() = src_at.display() + " -> " + dst_at.display();
+  const auto src = zarr::array::open(open_store(src_at, false), src_at.node);
+
+  auto meta = src.metadata();
+  const auto from = src.type();
+  if (const auto name = args.get("--data-type")) {
+    data_type to{};
+    try {
+      to = zarr::data_type_from_name(*name);
+    } catch (const zarr::error& e) {
+      throw usage_error(std::string("--data-type: ") + e.what());
+    }
+    if (!convertible(from, to))
+      throw zarr::error(zarr::errc::unsupported,
+                        "--data-type: converting " + std::string(zarr::name(from)) + " to " + std::string(zarr::name(to)) +
+                            " needs rounding; for now only identical types, integer to integer, integer or float to "
+                            "float64 and complex64 to complex128 are supported (value by value, exactly)");
+    zarr::scalar fill{to, {}};
+    if (!convert_element(from, to, meta.fill_value.bits.data(), fill.bits.data()))
+      throw zarr::error(zarr::errc::out_of_range, "fill_value " + zarr::fill_value_to_json_text(meta.fill_value) +
+                                                      ": expected a value that " + std::string(zarr::name(to)) + " holds exactly");
+    meta.type = to;
+    meta.fill_value = fill;
+  }
+  if (const auto chunks = args.get("--chunks")) {
+    auto shape = parse_shape_list(*chunks, "--chunks");
+    if (shape.size() != meta.shape.size())
+      throw usage_error("--chunks \"" + *chunks + "\": expected " + std::to_string(meta.shape.size()) + " sizes, got " +
+                        std::to_string(shape.size()));
+    meta.chunk_shape = std::move(shape);
+  }
+  if (const auto file = args.get("--codecs")) {
+    const auto text = read_text_file(*file, "codecs file");
+    auto codecs = zarr::parse_json(text, *file);
+    if (!codecs.is_array())
+      throw zarr::error(zarr::errc::invalid_metadata, "codecs file \"" + *file + "\": expected a JSON array of codecs");
+    meta.codecs = std::move(codecs);
+  }
+  // Validate the new array completely before creating anything.
+  const zarr::codec_chain check(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value});
+  if (std::filesystem::exists(dst_at.root) && std::filesystem::exists(src_at.root) &&
+      std::filesystem::equivalent(src_at.root, dst_at.root) && src_at.node == dst_at.node)
+    throw usage_error("zarr3 convert: SRC and DST are the same node");
+
+  auto dst = zarr::array::create(open_store(dst_at, true), dst_at.node, meta, args.has("--overwrite"));
+  try {
+    // Blocks of whole destination chunks that span at least one source chunk.
+    const auto rank = meta.shape.size();
+    std::vector<std::uint64_t> block(rank);
+    for (std::size_t i = 0; i < rank; ++i) {
+      const auto s = src.metadata().chunk_shape[i], d = meta.chunk_shape[i];
+      block[i] = d * ((s + d - 1) / d);
+    }
+    const auto all = zarr::region::all(meta.shape);
+    std::uint64_t blocks = 1;
+    for (std::size_t i = 0; i < rank; ++i) blocks *= (meta.shape[i] + block[i] - 1) / block[i];
+    if (all.num_elements() == 0) blocks = 0;
+    progress bar("convert", blocks);
+    const auto in_size = static_cast<std::size_t>(zarr::info(from).size);
+    const auto out_size = static_cast<std::size_t>(zarr::info(meta.type).size);
+    zarr::bytes in, out;
+    const auto copy_block = [&](const zarr::region& r) {
+      const auto n = static_cast<std::size_t>(r.num_elements());
+      in.resize(n * in_size);
+      src.read(r, in);
+      if (from == meta.type) {
+        dst.write(r, in);
+      } else {
+        out.resize(n * out_size);
+        for (std::size_t i = 0; i < n; ++i)
+          if (!convert_element(from, meta.type, in.data() + i * in_size, out.data() + i * out_size))
+            throw zarr::error(zarr::errc::out_of_range,
+                              "array \"/" + src.path() + "\", element " + coordinates(r.start, r.extent(), i) + ": " +
+                                  value_text(from, in.data() + i * in_size) + " has no exact " +
+                                  std::string(zarr::name(meta.type)) + " equivalent");
+        dst.write(r, out);
+      }
+      bar.advance();
+    };
+    if (rank == 0) {
+      copy_block(all);
+    } else {
+      zarr::for_each_cell(block, all, [&](std::span<const std::uint64_t>, std::span<const std::uint64_t> lo,
+                                          std::span<const std::uint64_t> hi) {
+        copy_block(zarr::region{{lo.begin(), lo.end()}, {hi.begin(), hi.end()}});
+      });
+    }
+  } catch (...) {
+    // Leave no half-converted array behind: its chunks and its zarr.json go.
+    for (const auto& key : stored_chunk_keys(dst)) dst.storage().erase(key);
+    dst.storage().erase(zarr::node_prefix(dst_at.node) + "zarr.json");
+    throw;
+  }
+  std::cout << "converted " << src_at.display() << " (" << zarr::name(from) << ") to " << dst_at.display() << " ("
+            << zarr::name(meta.type) << ")\n";
+  return exit_ok;
+}
+
+}  // namespace zarr_cli

@@ -1,0 +1,89 @@
+// zarr3's value formats: json (one flat JSON array, C order), raw (the `bytes` codec's
+// little-endian layout) and npy (NumPy .npy version 1.0), to and from the in-memory layout
+// of zarr::scalar.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+import zarr;
+
+namespace zarr_cli {
+
+enum class value_format : std::uint8_t { json, raw, npy };
+
+// "json", "raw", "npy"; usage_error otherwise. `fallback_path` picks one from a file name
+// (.npy, .raw/.bin, else json) when `text` is absent.
+[[nodiscard]] value_format parse_format(const std::optional<std::string>& text, std::string_view fallback_path);
+
+// --- json ---------------------------------------------------------------------------------
+
+// Writes elements as JSON texts (canonical: the shortest decimal that reads back exactly,
+// the same text as zarr::fill_value_to_json_text), caching the texts of small types.
+class json_element_writer {
+ public:
+  explicit json_element_writer(zarr::data_type type);
+  // Appends the text of the element at `p` (in-memory layout) to `out`.
+  void append(std::string& out, const std::byte* p);
+
+ private:
+  zarr::data_type type_;
+  std::vector<std::string> cache_;  // per bit pattern, for types of at most 16 bits
+};
+
+// The canonical JSON text of one float32/float64 value (exposed for tests).
+[[nodiscard]] std::string float_json_text(double v);
+[[nodiscard]] std::string float_json_text(float v);
+
+// Reads the elements of one flat JSON array text, one after another.
+class json_element_reader {
+ public:
+  // `where` names the input in errors.
+  json_element_reader(std::string_view text, zarr::data_type type, std::string where);
+  // Parses the next `n` elements into `out` (n * element size bytes); throws zarr::error
+  // (invalid_value) naming the element index and its text when one cannot be represented
+  // or when the array has fewer elements.
+  void read(std::uint64_t n, std::byte* out);
+  // Checks that the array ends here (no more elements).
+  void finish();
+
+ private:
+  [[nodiscard]] std::string_view next_token();
+  void parse_element(std::string_view token, std::byte* out);
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::uint64_t index_ = 0;
+  zarr::data_type type_;
+  std::string where_;
+  bool closed_ = false;
+};
+
+// --- raw ----------------------------------------------------------------------------------
+
+// In-memory layout -> raw (little-endian; one byte per element for types of 8 bits or
+// fewer, the value in the low bits, upper bits zero), in place.
+void to_raw(std::span<std::byte> data, zarr::data_type type);
+// raw -> in-memory layout, in place (upper bits of sub-byte values ignored). Throws
+// zarr::error for a bool byte that is not 0 or 1, naming the element (counted from `first`).
+void from_raw(std::span<std::byte> data, zarr::data_type type, std::uint64_t first, std::string_view where);
+
+// --- npy ----------------------------------------------------------------------------------
+
+// The NumPy dtype string ("<f8", "|b1") of a type NumPy has; nullopt otherwise.
+[[nodiscard]] std::optional<std::string> npy_descr(zarr::data_type type);
+// A version 1.0 header for C-order data of `shape`; throws zarr::error (unsupported) for
+// types NumPy has not, suggesting raw or json.
+[[nodiscard]] std::string npy_header(zarr::data_type type, std::span<const std::uint64_t> shape);
+// Reads a header from `in` and checks its dtype and shape against `type` and `shape`;
+// returns whether the data need their bytes swapped (big-endian data).
+bool read_npy_header(std::istream& in, zarr::data_type type, std::span<const std::uint64_t> shape,
+                     std::string_view where);
+// Reverses the bytes of every element (for big-endian npy data).
+void swap_elements(std::span<std::byte> data, zarr::data_type type);
+
+}  // namespace zarr_cli

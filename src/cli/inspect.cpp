@@ -1,0 +1,258 @@
+// zarr3 info, tree and verify: looking at what is stored.
+#include <boost/json.hpp>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <utility>
+#include <variant>
+#include "cli.hpp"
+
+namespace zarr_cli {
+
+namespace json = boost::json;
+
+namespace {
+
+std::string shape_text(std::span<const std::uint64_t> shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string join_path(const std::string& parent, const std::string& name) {
+  return parent.empty() ? name : parent + "/" + name;
+}
+
+struct storage_summary {
+  std::uint64_t chunks_total = 1;
+  std::uint64_t chunks_stored = 0;
+  std::uint64_t stored_bytes = 0;
+  std::uint64_t decoded_bytes = 0;  // of the stored chunks, decoded
+};
+
+storage_summary summarize(const zarr::array& a) {
+  storage_summary s;
+  for (const auto n : a.metadata().grid_shape()) s.chunks_total *= n;
+  for (const auto& key : stored_chunk_keys(a)) {
+    ++s.chunks_stored;
+    s.stored_bytes += a.storage().size(key).value_or(0);
+  }
+  std::uint64_t chunk_bytes = static_cast<std::uint64_t>(zarr::info(a.type()).size);
+  for (const auto n : a.metadata().chunk_shape) chunk_bytes *= n;
+  s.decoded_bytes = s.chunks_stored * chunk_bytes;
+  return s;
+}
+
+std::string ratio_text(const storage_summary& s) {
+  if (s.stored_bytes == 0) return "-";
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << static_cast<double>(s.decoded_bytes) / static_cast<double>(s.stored_bytes);
+  return os.str();
+}
+
+std::string key_encoding_text(const zarr::chunk_key_encoding& k) {
+  return std::string(k.encoding == zarr::chunk_key_encoding::kind::default_ ? "default" : "v2") + ", separator \"" +
+         std::string(1, k.separator) + "\"";
+}
+
+void print_array_info(const location& where, const zarr::array& a, bool as_json) {
+  const auto& m = a.metadata();
+  const auto s = summarize(a);
+  const auto codecs = a.codecs().to_json();
+  if (as_json) {
+    json::object o;
+    o["path"] = "/" + where.node;
+    o["node_type"] = "array";
+    o["data_type"] = zarr::name(a.type());
+    o["shape"] = json::value_from(m.shape);
+    o["chunk_shape"] = json::value_from(m.chunk_shape);
+    o["grid_shape"] = json::value_from(m.grid_shape());
+    o["chunk_key_encoding"] = m.key_encoding.to_json();
+    o["fill_value"] = nullptr;  // replaced by its exact text below
+    o["codecs"] = codecs;
+    if (m.dimension_names) {
+      json::array names;
+      for (const auto& n : *m.dimension_names) names.push_back(n ? json::value(*n) : json::value(nullptr));
+      o["dimension_names"] = std::move(names);
+    }
+    o["attributes"] = m.attributes;
+    o["chunks_total"] = s.chunks_total;
+    o["chunks_stored"] = s.chunks_stored;
+    o["stored_bytes"] = s.stored_bytes;
+    o["decoded_bytes"] = s.decoded_bytes;
+    o["compression_ratio"] = s.stored_bytes == 0 ? json::value(nullptr)
+                                                 : json::value(static_cast<double>(s.decoded_bytes) / static_cast<double>(s.stored_bytes));
+    const std::pair<std::string_view, std::string> raw[] = {{"fill_value", zarr::fill_value_to_json_text(m.fill_value)}};
+    std::cout << zarr::serialize_metadata(o, raw) << "\n";
+    return;
+  }
+  std::cout << "array " << where.display() << "\n"
+            << "  data type        " << zarr::name(a.type()) << "\n"
+            << "  shape            " << shape_text(m.shape) << "\n"
+            << "  chunk shape      " << shape_text(m.chunk_shape) << " (grid " << shape_text(m.grid_shape()) << ", "
+            << s.chunks_total << " chunks)\n"
+            << "  chunk keys       " << key_encoding_text(m.key_encoding) << "\n"
+            << "  fill value       " << zarr::fill_value_to_json_text(m.fill_value) << "\n";
+  bool first = true;
+  for (const auto& c : codecs.as_array()) {
+    const auto* config = c.as_object().if_contains("configuration");
+    std::cout << (first ? "  codecs           " : "                   ") << c.at("name").as_string().c_str()
+              << (config ? " " + json::serialize(*config) : std::string()) << "\n";
+    first = false;
+  }
+  if (m.dimension_names) {
+    std::cout << "  dimension names  ";
+    for (std::size_t i = 0; i < m.dimension_names->size(); ++i)
+      std::cout << (i ? ", " : "") << ((*m.dimension_names)[i] ? *(*m.dimension_names)[i] : std::string("(none)"));
+    std::cout << "\n";
+  }
+  std::cout << "  attributes       " << json::serialize(m.attributes) << "\n"
+            << "  stored chunks    " << s.chunks_stored << " of " << s.chunks_total << "\n"
+            << "  stored bytes     " << s.stored_bytes << "\n"
+            << "  decoded bytes    " << s.decoded_bytes << " (the stored chunks, decoded)\n"
+            << "  compression      " << ratio_text(s) << "\n";
+}
+
+}  // namespace
+
+// -------------------------------------------------------------------------------- info
+
+int run_info(std::span<const std::string_view> argv) {
+  const auto args = parse_arguments("info", argv, {{}, {"--json"}, 1, 1});
+  const auto where = parse_location(args.positionals[0]);
+  current_target() = where.display();
+  const auto store = open_store(where, false);
+  const auto node = zarr::read_node_metadata(*store, where.node);
+  if (std::holds_alternative<zarr::array_metadata>(node)) {
+    print_array_info(where, zarr::array::open(store, where.node), args.has("--json"));
+    return exit_ok;
+  }
+  const auto g = zarr::group::open(store, where.node);
+  const auto children = g.children();
+  if (args.has("--json")) {
+    json::object o;
+    o["path"] = "/" + where.node;
+    o["node_type"] = "group";
+    o["attributes"] = g.metadata().attributes;
+    o["children"] = json::value_from(children);
+    std::cout << zarr::serialize_metadata(o) << "\n";
+    return exit_ok;
+  }
+  std::cout << "group " << where.display() << "\n"
+            << "  attributes       " << json::serialize(g.metadata().attributes) << "\n"
+            << "  children         " << children.size() << "\n";
+  for (const auto& c : children) std::cout << "    " << c << "\n";
+  return exit_ok;
+}
+
+// -------------------------------------------------------------------------------- tree
+
+namespace {
+
+// One line per node: "name  array float32 [10, 20] chunks [5, 5]" or "name  group".
+std::string node_line(const zarr::store& s, const std::string& path, bool& bad) {
+  try {
+    const auto node = zarr::read_node_metadata(s, path);
+    if (const auto* m = std::get_if<zarr::array_metadata>(&node))
+      return "array " + std::string(zarr::name(m->type)) + " " + shape_text(m->shape) + " chunks " + shape_text(m->chunk_shape);
+    return "group";
+  } catch (const zarr::error& e) {
+    bad = true;
+    return std::string("(invalid: ") + e.what() + ")";
+  }
+}
+
+void print_children(const std::shared_ptr<zarr::filesystem_store>& s, const std::string& path, const std::string& indent,
+                    bool& bad) {
+  std::vector<std::string> children;
+  try {
+    children = zarr::group::open(s, path).children();
+  } catch (const zarr::error&) {
+    return;  // an array, or a node already reported as invalid
+  }
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    const bool last = i + 1 == children.size();
+    const auto child = join_path(path, children[i]);
+    std::cout << indent << (last ? "└── " : "├── ") << children[i] << "  " << node_line(*s, child, bad) << "\n";
+    print_children(s, child, indent + (last ? "    " : "│   "), bad);
+  }
+}
+
+}  // namespace
+
+int run_tree(std::span<const std::string_view> argv) {
+  const auto args = parse_arguments("tree", argv, {{}, {}, 1, 1});
+  const auto where = parse_location(args.positionals[0]);
+  current_target() = where.display();
+  const auto store = open_store(where, false);
+  static_cast<void>(zarr::read_node_metadata(*store, where.node));  // the node itself must be valid
+  bool bad = false;
+  std::cout << where.display() << "  " << node_line(*store, where.node, bad) << "\n";
+  print_children(store, where.node, "", bad);
+  if (bad) throw zarr::error(zarr::errc::invalid_metadata, "some nodes have invalid metadata (marked above)");
+  return exit_ok;
+}
+
+// ------------------------------------------------------------------------------ verify
+
+int run_verify(std::span<const std::string_view> argv) {
+  const auto args = parse_arguments("verify", argv, {{}, {}, 1, 1});
+  const auto where = parse_location(args.positionals[0]);
+  current_target() = where.display();
+  const auto store = open_store(where, false);
+  static_cast<void>(zarr::read_node_metadata(*store, where.node));
+
+  // Collect the arrays and their stored chunks first, so that progress can be shown.
+  std::vector<std::string> problems;
+  std::vector<std::pair<zarr::array, std::vector<std::string>>> arrays;
+  std::uint64_t total = 0;
+  const auto visit = [&](auto&& self, const std::string& path) -> void {
+    const auto shown = location{where.root, path}.display();
+    std::optional<zarr::node_metadata> node;
+    try {
+      node = zarr::read_node_metadata(*store, path);
+      if (std::holds_alternative<zarr::array_metadata>(*node)) {
+        auto a = zarr::array::open(store, path);
+        auto keys = stored_chunk_keys(a);
+        total += keys.size();
+        arrays.emplace_back(std::move(a), std::move(keys));
+        return;
+      }
+    } catch (const std::exception& e) {
+      problems.push_back(shown + ": " + e.what());
+      return;
+    }
+    for (const auto& child : zarr::group::open(store, path).children()) self(self, join_path(path, child));
+  };
+  visit(visit, where.node);
+
+  progress bar("verify", total);
+  std::uint64_t checked = 0;
+  for (const auto& [a, keys] : arrays) {
+    std::uint64_t chunk_bytes = static_cast<std::uint64_t>(zarr::info(a.type()).size);
+    for (const auto n : a.metadata().chunk_shape) chunk_bytes *= n;
+    for (const auto& key : keys) {
+      try {
+        const auto stored = store->get(key);
+        if (!stored) throw zarr::error(zarr::errc::not_found, "listed but cannot be read");
+        const auto decoded = a.codecs().decode(*stored);
+        if (decoded.size() != chunk_bytes)
+          throw zarr::error(zarr::errc::corrupt_chunk, "expected " + std::to_string(chunk_bytes) + " decoded bytes, got " +
+                                                           std::to_string(decoded.size()));
+      } catch (const std::exception& e) {
+        problems.push_back(location{where.root, a.path()}.display() + ", chunk \"" + key + "\": " + e.what());
+      }
+      ++checked;
+      bar.advance();
+    }
+  }
+  for (const auto& p : problems) std::cout << "BAD " << p << "\n";
+  std::cout << "checked " << checked << " chunks in " << arrays.size() << " arrays: " << problems.size() << " bad\n";
+  if (!problems.empty())
+    throw zarr::error(zarr::errc::corrupt_chunk, std::to_string(problems.size()) + " bad chunk" +
+                                                     (problems.size() == 1 ? "" : "s") + " or nodes (listed on stdout)");
+  return exit_ok;
+}
+
+}  // namespace zarr_cli

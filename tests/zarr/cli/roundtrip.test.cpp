@@ -1,0 +1,201 @@
+// zarr3 write --format json then read --format json gives back the same text, token for
+// token, for every data type of the registry: the canonical values of the fill-value vectors
+// (shared/vectors/fill), every bit pattern of the 8-bit-or-smaller types, random bit patterns
+// of the wider ones (NaN payloads included), and the integer extremes.
+#include <boost/test/unit_test.hpp>
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+#include "run.hpp"
+
+namespace fs = std::filesystem;
+using zarr_test::q;
+using zarr_test::zarr3;
+
+namespace {
+
+std::string canonical(const zarr::scalar& s) { return zarr::fill_value_to_json_text(s); }
+
+zarr::scalar from_bits(zarr::data_type t, std::uint64_t bits) {
+  zarr::scalar s{t, {}};
+  std::memcpy(s.bits.data(), &bits, std::min<std::size_t>(8, static_cast<std::size_t>(zarr::info(t).size)));
+  return s;
+}
+
+// Canonical value texts for `t`, in a fixed order, no duplicates.
+std::vector<std::string> values_for(zarr::data_type t) {
+  const auto& info = zarr::info(t);
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  const auto add = [&](const zarr::scalar& s) {
+    auto text = canonical(s);
+    if (seen.insert(text).second) out.push_back(std::move(text));
+  };
+  std::mt19937_64 random(42 + static_cast<unsigned>(t));
+  if (info.kind == zarr::dtype_kind::complex) {
+    const auto part = info.size == 8 ? zarr::data_type::float32 : zarr::data_type::float64;
+    const auto parts = values_for(part);
+    for (std::size_t i = 0; i + 1 < parts.size(); i += 2)
+      add(zarr::parse_fill_value_text("[" + parts[i] + "," + parts[i + 1] + "]", t));
+    for (int i = 0; i < 500; ++i) {
+      zarr::scalar s{t, {}};
+      for (auto& b : s.bits) b = static_cast<std::byte>(random());
+      add(s);
+    }
+    return out;
+  }
+  const auto csv = zarr_test::shared_dir() / "vectors" / "fill" / (std::string(info.name) + ".csv");
+  for (const auto& row : zarr_test::read_csv(csv))
+    if (row.at(1) != "ERROR") add(zarr::parse_fill_value_text(row.at(0), t));
+  if (info.kind == zarr::dtype_kind::boolean) return out;
+  if (zarr::is_integer(t)) {
+    add(zarr::parse_fill_value_text(std::to_string(info.min), t));
+    add(zarr::parse_fill_value_text(std::to_string(info.max), t));
+    if (info.bits <= 8)
+      for (auto v = info.min; v <= static_cast<std::int64_t>(info.max); ++v) add(zarr::parse_fill_value_text(std::to_string(v), t));
+    for (int i = 0; i < 300 && info.bits > 8; ++i) add(from_bits(t, random()));
+    return out;
+  }
+  // Floats: every pattern of the small ones, random patterns of the others.
+  if (info.bits <= 8) {
+    for (std::uint64_t b = 0; b < (std::uint64_t{1} << info.bits); ++b) add(from_bits(t, b));
+  } else {
+    const int n = info.bits == 16 ? 4000 : 3000;
+    for (int i = 0; i < n; ++i) add(from_bits(t, info.bits == 64 ? random() : random() & ((std::uint64_t{1} << info.bits) - 1)));
+  }
+  return out;
+}
+
+std::string metadata(zarr::data_type t, std::size_t n) {
+  const auto codecs = zarr::info(t).size > 1 ? R"([{"name":"bytes","configuration":{"endian":"little"}},{"name":"gzip","configuration":{"level":1}}])"
+                                             : R"([{"name":"bytes"}])";
+  return R"({"zarr_format":3,"node_type":"array","shape":[)" + std::to_string(n) + R"(],"data_type":")" +
+         std::string(zarr::name(t)) + R"(","chunk_grid":{"name":"regular","configuration":{"chunk_shape":[64]}},)"
+         R"("chunk_key_encoding":{"name":"default"},"fill_value":)" + canonical(zarr::default_fill_value(t)) +
+         R"(,"codecs":)" + codecs + "}";
+}
+
+std::string joined(const std::vector<std::string>& v, std::size_t first, std::size_t last) {
+  std::string s = "[";
+  for (auto i = first; i < last; ++i) s += (i > first ? "," : "") + v[i];
+  return s + "]\n";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cli_round_trip)
+
+BOOST_AUTO_TEST_CASE(json_round_trips_exactly_for_every_data_type) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto store = dir / "types.zarr";
+  std::size_t types = 0;
+  for (const auto& info : zarr::data_types) {
+    BOOST_TEST_CONTEXT(info.name) {
+      const auto values = values_for(info.type);
+      BOOST_TEST_REQUIRE(values.size() >= 2u);
+      const auto node = q(store) + "#/" + std::string(info.name);
+      zarr_test::spit(dir / "meta.json", metadata(info.type, values.size()));
+      auto r = zarr3("create " + node + " --metadata " + q(dir / "meta.json"));
+      BOOST_TEST_REQUIRE(r.status == 0, r.err);
+      const auto all = joined(values, 0, values.size());
+      zarr_test::spit(dir / "in.json", all);
+      r = zarr3("write " + node + " --input " + q(dir / "in.json"));
+      BOOST_TEST_REQUIRE(r.status == 0, r.err);
+      r = zarr3("read " + node);
+      BOOST_TEST(r.status == 0, r.err);
+      if (r.out != all) {
+        // Name the first differing token.
+        std::size_t i = 0;
+        while (i < std::min(r.out.size(), all.size()) && r.out[i] == all[i]) ++i;
+        BOOST_ERROR("differs at byte " << i << ": wrote ..." << all.substr(i > 40 ? i - 40 : 0, 80) << "..., read ..."
+                                       << r.out.substr(i > 40 ? i - 40 : 0, 80));
+      }
+      // A region in the middle, across chunks.
+      const std::size_t lo = values.size() / 3, hi = std::min(values.size(), lo + 100);
+      r = zarr3("read " + node + " --region " + std::to_string(lo) + ":" + std::to_string(hi));
+      BOOST_TEST(r.out == joined(values, lo, hi));
+      // raw out and back in gives the same values.
+      BOOST_TEST_REQUIRE(zarr3("read " + node + " --format raw --output " + q(dir / "v.bin")).status == 0);
+      BOOST_TEST_REQUIRE(zarr3("write " + node + " --input " + q(dir / "v.bin")).status == 0);
+      BOOST_TEST(zarr3("read " + node).out == all);
+      ++types;
+    }
+  }
+  BOOST_TEST(types == zarr::data_type_count);
+}
+
+BOOST_AUTO_TEST_CASE(json_input_is_rounded_once_from_its_decimal_text) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto store = dir / "r.zarr";
+  struct row {
+    const char* type;
+    const char* input;
+    const char* output;
+  };
+  const row rows[] = {
+      {"float64", "[0.1000000000000000055511151231257827, 1.50e0, -0, 1E2, 2.4703282292062328e-324]", "[0.1,1.5,-0.0,100,5e-324]\n"},
+      {"float32", "[0.1, 16777217, 1e-46, -1e-46, 3.4028235677973366e38]", "[0.1,16777216,0,-0.0,3.4028235e38]\n"},
+      {"float16", "[65519.99, 0.1, \"0x7e01\", -0.0]", "[65500,0.1,\"0x7e01\",-0.0]\n"},
+      {"float8_e4m3", "[1e-3, 239.9, \"-Infinity\", \"NaN\"]", "[2e-3,240,\"-Infinity\",\"NaN\"]\n"},
+      {"int64", "[-9223372036854775808, 9223372036854775807, -0, 0]", "[-9223372036854775808,9223372036854775807,0,0]\n"},
+      {"uint64", "[18446744073709551615, 9007199254740993, 0, 1]", "[18446744073709551615,9007199254740993,0,1]\n"},
+      {"complex128", "[[0.1, -0.0], [\"NaN\", \"Infinity\"], [1e308, 5e-324], [0, 0]]", "[[0.1,-0.0],[\"NaN\",\"Infinity\"],[1e308,5e-324],[0,0]]\n"},
+  };
+  for (const auto& [type, input, output] : rows) {
+    BOOST_TEST_CONTEXT(type) {
+      const auto t = zarr::data_type_from_name(type);
+      const auto node = q(store) + "#/" + type;
+      const std::size_t n = std::string(output).starts_with("[[") ? 4 : static_cast<std::size_t>(std::count(output, output + std::strlen(output), ',') + 1);
+      zarr_test::spit(dir / "meta.json", metadata(t, n));
+      BOOST_TEST_REQUIRE(zarr3("create " + node + " --metadata " + q(dir / "meta.json")).status == 0);
+      zarr_test::spit(dir / "in.json", input);
+      const auto w = zarr3("write " + node + " --input " + q(dir / "in.json"));
+      BOOST_TEST_REQUIRE(w.status == 0, w.err);
+      BOOST_TEST(zarr3("read " + node).out == output);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(json_input_the_type_cannot_hold_is_an_error) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto store = dir / "e.zarr";
+  struct row {
+    const char* type;
+    const char* input;
+    const char* part;
+  };
+  const row rows[] = {
+      {"float64", "[1, 1e309]", "element 1"},
+      {"float32", "[3.5e38, 1]", "element 0"},
+      {"float8_e4m3fnuz", "[1, \"Infinity\"]", "element 1"},
+      {"float4_e2m1fn", "[\"NaN\", 1]", "element 0"},
+      {"int4", "[7, 8]", "element 1"},
+      {"uint2", "[3, -1]", "element 1"},
+      {"int64", "[9223372036854775808, 0]", "element 0"},
+      {"uint64", "[18446744073709551616, 0]", "element 0"},
+      {"bool", "[true, 1]", "element 1"},
+      {"complex64", "[[1, 2], 3]", "element 1"},
+      {"int8", "[1, [2, 3]]", "element 1"},
+      {"float8_e8m0fnu", "[1, 0]", "element 1"},
+  };
+  for (const auto& [type, input, part] : rows) {
+    BOOST_TEST_CONTEXT(type) {
+      const auto t = zarr::data_type_from_name(type);
+      const auto node = q(store) + "#/" + type;
+      zarr_test::spit(dir / "meta.json", metadata(t, 2));
+      BOOST_TEST_REQUIRE(zarr3("create " + node + " --metadata " + q(dir / "meta.json")).status == 0);
+      zarr_test::spit(dir / "in.json", input);
+      const auto r = zarr3("write " + node + " --input " + q(dir / "in.json"));
+      BOOST_TEST(r.status == 1);
+      BOOST_TEST(r.err.find(part) != std::string::npos, r.err);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()
