@@ -3,7 +3,7 @@
 // from the script's folder) and runs it once per measurement.
 // Usage: node zarrita_peer.mjs OP LAYOUT SIZE STORE_DIR
 //   OP: write (uncompressed, zstd only: zarrita cannot write shards) | read | read_chunks | read_inner
-// Prints one JSON line {op, layout, threads: 1, size, seconds, mismatches}; only the
+// Prints one JSON line {op, layout, threads: 1, size, seconds, cpu_seconds, mismatches}; only the
 // operation is timed (not the data generation before it nor the check after it).
 import { performance } from "node:perf_hooks";
 import * as zarr from "zarrita";
@@ -54,12 +54,20 @@ const codecs = {
 
 const store = new FileSystemStore(dir);
 let seconds = 0;
+let cpu0 = null;
+let cpuSeconds = 0;
+const cpuStart = () => (cpu0 = process.cpuUsage());
+const cpuStop = () => {
+	const d = process.cpuUsage(cpu0);
+	cpuSeconds = (d.user + d.system) / 1e6;
+};
 let mismatches = 0;
 if (op === "write") {
 	if (!codecs[layout]) throw new Error(`zarrita cannot write layout ${layout}`);
 	const data = new Uint16Array(n * n * n);
 	let i = 0;
 	for (let z = 0; z < n; ++z) for (let y = 0; y < n; ++y) for (let x = 0; x < n; ++x) data[i++] = valueAt(z, y, x);
+	cpuStart();
 	const t0 = performance.now();
 	const arr = await zarr.create(zarr.root(store), {
 		shape: [n, n, n],
@@ -70,16 +78,20 @@ if (op === "write") {
 	});
 	await zarr.set(arr, null, { data, shape: [n, n, n], stride: [n * n, n, 1] });
 	seconds = (performance.now() - t0) / 1000;
+	cpuStop();
 } else if (op === "read") {
+	cpuStart();
 	const t0 = performance.now();
 	const arr = await zarr.open(zarr.root(store), { kind: "array" });
 	const { data, stride } = await zarr.get(arr);
 	seconds = (performance.now() - t0) / 1000;
+	cpuStop();
 	if (stride[2] !== 1 || stride[1] !== n) throw new Error(`unexpected strides ${stride}`);
 	mismatches = countMismatches(data, 0, 0, 0, n);
 } else if (op === "read_chunks" || op === "read_inner") {
 	const list = boxes(op === "read_chunks" ? [chunk] : [chunk, inner]);
 	const parts = new Array(list.length);
+	cpuStart();
 	const t0 = performance.now();
 	const arr = await zarr.open(zarr.root(store), { kind: "array" });
 	for (let k = 0; k < list.length; ++k) {
@@ -87,10 +99,11 @@ if (op === "write") {
 		parts[k] = await zarr.get(arr, [zarr.slice(z0, z0 + e), zarr.slice(y0, y0 + e), zarr.slice(x0, x0 + e)]);
 	}
 	seconds = (performance.now() - t0) / 1000;
+	cpuStop();
 	for (let k = 0; k < list.length; ++k) mismatches += countMismatches(parts[k].data, ...list[k]);
 } else {
 	console.error(`unknown op ${op}`);
 	process.exit(2);
 }
-console.log(JSON.stringify({ op, layout, threads: 1, size: n, seconds, mismatches }));
+console.log(JSON.stringify({ op, layout, threads: 1, size: n, seconds, cpu_seconds: cpuSeconds, mismatches }));
 process.exit(mismatches === 0 ? 0 : 1);
