@@ -42,18 +42,36 @@ json::value zstd_codec::to_json() const {
   return json::object{{"name", "zstd"}, {"configuration", std::move(config)}};
 }
 
+namespace {
+
+// One compression and one decompression context per thread, reset before each use:
+// creating them costs more than decoding a small chunk.
+ZSTD_CCtx* thread_cctx() {
+  thread_local const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  if (cctx) ZSTD_CCtx_reset(cctx.get(), ZSTD_reset_session_and_parameters);
+  return cctx.get();
+}
+
+ZSTD_DCtx* thread_dctx() {
+  thread_local const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  if (dctx) ZSTD_DCtx_reset(dctx.get(), ZSTD_reset_session_and_parameters);
+  return dctx.get();
+}
+
+}  // namespace
+
 bytes zstd_codec::encode(std::span<const std::byte> in) const {
-  const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cctx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  if (!cctx) throw error(errc::io, where_ + " (zstd): expected memory for a compressor, got none");
+  ZSTD_CCtx* const cctx = thread_cctx();
+  if (cctx == nullptr) throw error(errc::io, where_ + " (zstd): expected memory for a compressor, got none");
   const auto check = [&](std::size_t r) {
     if (ZSTD_isError(r))
       throw error(errc::io, where_ + " (zstd): expected compression to succeed, got " + ZSTD_getErrorName(r));
     return r;
   };
-  check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, config_.level));
-  check(ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, config_.checksum ? 1 : 0));
+  check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, config_.level));
+  check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, config_.checksum ? 1 : 0));
   bytes out(ZSTD_compressBound(in.size()));
-  out.resize(check(ZSTD_compress2(cctx.get(), out.data(), out.size(), in.data(), in.size())));
+  out.resize(check(ZSTD_compress2(cctx, out.data(), out.size(), in.data(), in.size())));
   return out;
 }
 
@@ -66,8 +84,8 @@ bytes zstd_codec::decode(std::span<const std::byte> in) const {
   if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > max_decoded_size_)
     throw corrupt("a frame declaring " + std::to_string(declared) + " bytes, more than the decoding limit of " +
                   std::to_string(max_decoded_size_));
-  const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
-  if (!dctx) throw error(errc::io, where_ + " (zstd): expected memory for a decompressor, got none");
+  ZSTD_DCtx* const dctx = thread_dctx();
+  if (dctx == nullptr) throw error(errc::io, where_ + " (zstd): expected memory for a decompressor, got none");
   bytes out;
   // The declared size of the first frame (exact for the usual single frame; +1 so that a
   // complete frame is seen to end without a reallocation), else a guess that grows.
@@ -84,7 +102,7 @@ bytes zstd_codec::decode(std::span<const std::byte> in) const {
       output.dst = out.data();
       output.size = out.size();
     }
-    const auto ret = ZSTD_decompressStream(dctx.get(), &output, &input);
+    const auto ret = ZSTD_decompressStream(dctx, &output, &input);
     if (ZSTD_isError(ret))
       throw corrupt(std::string("invalid data (") + ZSTD_getErrorName(ret) + ") after " + std::to_string(input.pos) +
                     " of " + std::to_string(in.size()) + " bytes");
