@@ -10,6 +10,8 @@ export import zarr.fill_value;
 export import zarr.store;
 export import zarr.codec;
 export import zarr.codec.transpose;
+export import zarr.codec.scale_offset;
+export import zarr.codec.fixedscaleoffset;
 export import zarr.codec.bytes;
 export import zarr.codec.blosc;
 export import zarr.codec.crc32c;
