@@ -9,10 +9,13 @@
 //
 // Fill value (encoded().fill): what numcodecs' encode gives for the fill value,
 // round_half_even((fill - offset) * scale) cast to astype, with NumPy's types for each step
-// (integer steps wrap as NumPy's do; casts to an integer astype wrap like cast_value's
-// out_of_range "wrap"). Where NumPy's result is undefined (NaN, infinity into an integer) or
-// infinite from finite values, the array fails to open: the codec cannot say what the fill
-// value is stored as.
+// (integer steps wrap as NumPy's do, float steps overflow to infinity; casts to an integer
+// astype wrap like cast_value's out_of_range "wrap", which is also what x86 NumPy gives within
+// int32). Where that cast is undefined in C (NaN or infinity into an integer), the fill value
+// is computed again in float64 throughout (the two-codec form's answer: a float16
+// (0 - 1000) * 333.3 overflows, in float64 it does not); if that fails too (a NaN fill value
+// with an integer astype), the array fails to open: nothing says what the fill value is stored
+// as.
 module;
 #include <algorithm>
 #include <bit>
@@ -330,46 +333,69 @@ typed python_in(const python_number& n, data_type t) {
   return {t, round_to(t, exact_value::from_double(n.value)).bits};
 }
 
-// a op b in NumPy type t: integers wrap, floats round once (an overflow or a NaN from non-NaN
-// operands is reported).
-std::optional<typed> numpy_op(data_type t, arith_op op, const typed& a, const typed& b) {
+// a op b in NumPy type t: integers wrap, floats round once with IEEE results (an overflow
+// gives an infinity, Inf - Inf a NaN), as NumPy computes them.
+typed numpy_op(data_type t, arith_op op, const typed& a, const typed& b) {
   if (is_integer(t)) {
     const __int128 x = integer_value(a), y = integer_value(b);
     const __int128 r = op == arith_op::subtract ? x - y : x * y;
     return typed{t, static_cast<std::uint64_t>(r) & (info(t).bits >= 64 ? ~0ull : (1ull << info(t).bits) - 1)};
   }
+  const auto& f = info(t).format;
   const auto r = arithmetic(t, op, a.bits, b.bits);
-  if (!r.ok()) return std::nullopt;
-  return typed{t, r.bits};
+  switch (r.error) {
+    case numeric_errc::none: return typed{t, r.bits};
+    case numeric_errc::positive_overflow: return typed{t, f.infinity()};
+    case numeric_errc::negative_overflow: return typed{t, f.infinity() | f.sign_mask()};
+    default: return typed{t, f.canonical_nan()};
+  }
 }
 
 std::optional<typed> convert(const typed& v, data_type to) {
   const auto r = cast(v.type, v.bits, to, rounding_mode::nearest_even,
-                      is_integer(to) ? out_of_range_mode::wrap : out_of_range_mode::error);
+                      // NumPy: integer casts wrap; float overflow gives an infinity
+                      is_integer(to) ? out_of_range_mode::wrap : out_of_range_mode::clamp);
   if (!r.ok()) return std::nullopt;
   return typed{to, r.bits};
 }
 
-// numcodecs' encode of one value: round_half_even((x - offset) * scale) cast to astype.
+// numcodecs' encode of one value: round_half_even((x - offset) * scale) cast to astype, in
+// NumPy's types; nothing where the cast is undefined (NaN or infinity into an integer).
 std::optional<typed> encode_like_numcodecs(const fixedscaleoffset_configuration& c, const typed& x) {
   const data_type t1 = result_type(c.dtype, c.offset);
   const data_type t2 = result_type(t1, c.scale);
   auto a = convert(x, t1);
   if (!a) return std::nullopt;
-  auto d = numpy_op(t1, arith_op::subtract, *a, python_in(c.offset, t1));
-  if (!d) return std::nullopt;
-  auto e = convert(*d, t2);
+  const auto d = numpy_op(t1, arith_op::subtract, *a, python_in(c.offset, t1));
+  auto e = convert(d, t2);
   if (!e) return std::nullopt;
   auto p = numpy_op(t2, arith_op::multiply, *e, python_in(c.scale, t2));
-  if (!p) return std::nullopt;
   if (is_float(t2)) {  // np.around: half to even (the default rounding mode)
-    const double r = std::nearbyint(to_double(t2, p->bits));
-    p->bits = round_to(t2, exact_value::from_double(r)).bits;
+    const double r = std::nearbyint(to_double(t2, p.bits));
+    p.bits = round_to(t2, exact_value::from_double(r), rounding_mode::nearest_even, out_of_range_mode::clamp).bits;
   }
-  return convert(*p, c.astype);
+  return convert(p, c.astype);
 }
 
-std::string number_text(const python_number& n) { return json::serialize(n.json); }
+// The same in float64 throughout: the two-codec form's answer, used where NumPy's narrow
+// arithmetic overflowed (float16 * 333.3) and its cast is therefore undefined.
+std::optional<typed> encode_in_float64(const fixedscaleoffset_configuration& c, const typed& x) {
+  python_number offset = c.offset, scale = c.scale;
+  offset.is_integer = scale.is_integer = false;  // as Python floats: float64 arithmetic
+  fixedscaleoffset_configuration f = c;
+  f.offset = offset;
+  f.scale = scale;
+  f.dtype = data_type::float64;
+  auto v = convert(x, data_type::float64);
+  if (!v) return std::nullopt;
+  return encode_like_numcodecs(f, *v);
+}
+
+// The number as given: an integer, or the shortest decimal of the double.
+std::string number_text(const python_number& n) {
+  if (n.is_integer) return json::serialize(n.json);
+  return format_value(data_type::float64, std::bit_cast<std::uint64_t>(n.value));
+}
 
 }  // namespace
 
@@ -433,13 +459,14 @@ fixedscaleoffset_codec::fixedscaleoffset_codec(const fixedscaleoffset_configurat
                                             std::string(zarr::name(decoded_.type)) + ", got " + json::serialize(config_.dtype_json) +
                                             " (" + std::string(zarr::name(config_.dtype)) + ")");
   encoded_.type = config_.astype;
-  const auto fill = encode_like_numcodecs(config_, {decoded_.type, decoded_.fill.raw()});
+  auto fill = encode_like_numcodecs(config_, {decoded_.type, decoded_.fill.raw()});
+  if (!fill) fill = encode_in_float64(config_, {decoded_.type, decoded_.fill.raw()});
   if (!fill)
     throw error(errc::invalid_metadata,
                 where_ + " (numcodecs.fixedscaleoffset): expected a fill value that numcodecs encodes to a value of " +
                     std::string(zarr::name(config_.astype)) + ", got " + format_value(decoded_.type, decoded_.fill.raw()) +
                     " (round((x - " + number_text(config_.offset) + ") * " + number_text(config_.scale) +
-                    ") is NaN, infinite or an overflow there, which numcodecs leaves undefined)");
+                    ") is not a number or infinite, which numcodecs casts to an integer in a way C leaves undefined)");
   encoded_.fill = scalar{config_.astype, {}};
   const auto v = fill->bits;
   std::memcpy(encoded_.fill.bits.data(), &v, static_cast<std::size_t>(info(config_.astype).size));
