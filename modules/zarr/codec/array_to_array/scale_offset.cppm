@@ -7,12 +7,14 @@ module;
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <boost/json/value.hpp>
 export module zarr.codec.scale_offset;
 
 export import zarr.codec;
+import zarr.arithmetic.kernels;
 
 export namespace zarr {
 
@@ -50,7 +52,9 @@ class scale_offset_codec final : public array_to_array_codec {
   [[nodiscard]] const scale_offset_configuration& configuration() const noexcept { return config_; }
 
  private:
-  void transform(bytes& buffer, bool encoding) const;
+  // In place; never throws per element: reports the first failing one.
+  [[nodiscard]] kernel_result transform(std::span<std::byte> buffer, bool encoding) const;
+  [[noreturn]] void throw_element_error(const kernel_result& r, bool encoding) const;
 
   scale_offset_configuration config_;
   chunk_spec decoded_;

@@ -50,7 +50,12 @@ std::string formula(data_type t, bool encoding, bool has_offset, std::uint64_t o
   return encoding ? "(x - " + o + ") * " + s : "x / " + s + " + " + o;
 }
 
-// The one-element form of the kernels (the fill value).
+std::string why(data_type t, const kernel_result& r) {
+  const bool unsigned_negative = info(t).kind == dtype_kind::unsigned_integer && r.error == numeric_errc::negative_overflow;
+  return std::string(to_string(r.error)) + (unsigned_negative ? ": a negative intermediate" : "");
+}
+
+// In place over the buffer.
 kernel_result run(data_type t, bool encoding, std::span<std::byte> buffer, std::uint64_t offset, std::uint64_t scale) {
   return encoding ? scale_offset_encode(t, buffer, buffer, offset, scale)
                   : scale_offset_decode(t, buffer, buffer, offset, scale);
@@ -98,19 +103,17 @@ scale_offset_codec::scale_offset_codec(const scale_offset_configuration& config,
     bytes fill(decoded_.fill.bytes().begin(), decoded_.fill.bytes().end());
     if (decoded_.fill.type != t)
       throw error(errc::invalid_argument, where_ + " (scale_offset): expected a fill value of type " + std::string(zarr::name(t)));
-    try {
-      transform(fill, true);
-    } catch (const error& e) {
+    if (const auto r = transform(fill, true); !r.ok)
       throw error(errc::invalid_metadata,
                   where_ + " (scale_offset): expected a fill value that the codec can encode, got " +
-                      format_value(t, decoded_.fill.raw()) + ", for which " + formula(t, true, !offset_table_, encode_offset_, scale_) +
-                      " is not a value of " + std::string(zarr::name(t)) + " (" + e.what() + ")");
-    }
+                      format_value(t, decoded_.fill.raw()) + ", for which " +
+                      formula(t, true, !offset_table_, encode_offset_, scale_) + " is not a value of " +
+                      std::string(zarr::name(t)) + " (" + why(t, r) + ")");
     std::copy(fill.begin(), fill.end(), encoded_.fill.bits.begin());
   }
 }
 
-void scale_offset_codec::transform(bytes& buffer, bool encoding) const {
+kernel_result scale_offset_codec::transform(std::span<std::byte> buffer, bool encoding) const {
   const auto t = decoded_.type;
   const auto offset = encoding ? encode_offset_ : decode_offset_;
   kernel_result r;
@@ -141,13 +144,16 @@ void scale_offset_codec::transform(bytes& buffer, bool encoding) const {
   } else {
     r = run(t, encoding, buffer, offset, scale_);
   }
-  if (r.ok) return;
-  const bool unsigned_negative = info(t).kind == dtype_kind::unsigned_integer && r.error == numeric_errc::negative_overflow;
-  throw error(to_errc(r.error),
-              where_ + " (scale_offset) " + (encoding ? "encode" : "decode") + ", element " + std::to_string(r.index) +
-                  ": expected " + formula(t, encoding, !offset_table_, offset, scale_) + " to be a value of " + std::string(zarr::name(t)) +
-                  ", got x = " + format_value(t, r.value) + " (" + std::string(to_string(r.error)) +
-                  (unsigned_negative ? ": a negative intermediate" : "") + ")");
+  return r;
+}
+
+void scale_offset_codec::throw_element_error(const kernel_result& r, bool encoding) const {
+  const auto t = decoded_.type;
+  throw error(to_errc(r.error), where_ + " (scale_offset) " + (encoding ? "encode" : "decode") + ", element " +
+                                    std::to_string(r.index) + ": expected " +
+                                    formula(t, encoding, !offset_table_, encoding ? encode_offset_ : decode_offset_, scale_) +
+                                    " to be a value of " + std::string(zarr::name(t)) + ", got x = " +
+                                    format_value(t, r.value) + " (" + why(t, r) + ")");
 }
 
 json::value scale_offset_codec::to_json() const {
@@ -161,7 +167,8 @@ bytes scale_offset_codec::encode(bytes in) const {
   if (in.size() != decoded_.byte_size())
     throw error(errc::invalid_argument, where_ + " (scale_offset): expected a chunk of " +
                                             std::to_string(decoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
-  if (!identity_) transform(in, true);
+  if (identity_) return in;
+  if (const auto r = transform(in, true); !r.ok) throw_element_error(r, true);
   return in;
 }
 
@@ -169,7 +176,8 @@ bytes scale_offset_codec::decode(bytes in) const {
   if (in.size() != encoded_.byte_size())
     throw error(errc::invalid_argument, where_ + " (scale_offset): expected a chunk of " +
                                             std::to_string(encoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
-  if (!identity_) transform(in, false);
+  if (identity_) return in;
+  if (const auto r = transform(in, false); !r.ok) throw_element_error(r, false);
   return in;
 }
 
