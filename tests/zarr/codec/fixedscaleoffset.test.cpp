@@ -163,6 +163,32 @@ BOOST_AUTO_TEST_CASE(decodes_a_float16_astype_in_float16_as_numpy_does) {
   BOOST_TEST(out[0] == 0.8330078125);
 }
 
+BOOST_AUTO_TEST_CASE(rounds_to_a_float16_dtype_once_at_every_midpoint) {
+  // float64 -> float16 as NumPy's npy_double_to_half: every float16 value, every midpoint
+  // between neighbours and the doubles either side of it, against zarr::round_to.
+  std::vector<double> in;
+  for (std::uint64_t h = 0; h < 0x7c00; ++h) {
+    for (double sign : {1.0, -1.0}) {
+      const double v = sign * zarr::to_double(data_type::float16, h);
+      const double next = sign * zarr::to_double(data_type::float16, h + 1);
+      const double mid = (v + next) / 2;  // exact
+      in.insert(in.end(), {v, mid, std::nextafter(mid, 0.0), std::nextafter(mid, next * 2)});
+    }
+  }
+  std::erase_if(in, [](double x) { return std::fabs(x) >= 65520.0; });  // those overflow (tested below)
+  const auto c = fso_chain(R"({"scale": 1, "offset": 0, "dtype": "<f2", "astype": "<f8"})", spec({in.size()}, data_type::float16));
+  const auto out = from_bytes<std::uint16_t>(c.decode(to_bytes(in)));
+  std::size_t mismatches = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const auto want = zarr::round_to(data_type::float16, zarr::exact_value::from_double(in[i] + 0.0)).bits;  // + int 0: -0 -> +0
+    if (out[i] != want && mismatches++ < 5) BOOST_ERROR("x = " << in[i] << ": got " << out[i] << ", want " << want);
+  }
+  BOOST_TEST(mismatches == 0u);
+  const auto one = fso_chain(R"({"scale": 1, "offset": 0, "dtype": "<f2", "astype": "<f8"})", spec({1}, data_type::float16));
+  ZARR_CHECK_ERROR(one.decode(to_bytes(std::vector<double>{65520.0})), errc::out_of_range, "element 0");
+  BOOST_TEST(from_bytes<std::uint16_t>(one.decode(to_bytes(std::vector<double>{std::nextafter(65520.0, 0.0)})))[0] == 0x7bffu);
+}
+
 // ---------------------------------------------------------------- end to end, read only
 
 BOOST_AUTO_TEST_CASE(reads_a_legacy_array_from_a_filesystem_store_and_refuses_to_write) {
