@@ -11,6 +11,8 @@ export import zarr.store;
 export import zarr.codec;
 export import zarr.codec.reshape;
 export import zarr.codec.transpose;
+export import zarr.codec.scale_offset;
+export import zarr.codec.fixedscaleoffset;
 export import zarr.codec.bytes;
 export import zarr.codec.packbits;
 export import zarr.codec.blosc;

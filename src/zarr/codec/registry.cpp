@@ -9,9 +9,11 @@ module zarr.codec;
 import zarr.codec.blosc;
 import zarr.codec.bytes;
 import zarr.codec.crc32c;
+import zarr.codec.fixedscaleoffset;
 import zarr.codec.gzip;
 import zarr.codec.packbits;
 import zarr.codec.reshape;
+import zarr.codec.scale_offset;
 import zarr.codec.sharding_indexed;
 import zarr.codec.transpose;
 import zarr.codec.zstd;
@@ -35,8 +37,10 @@ const std::array builtin_codecs{
     array_to_bytes("bytes", make_bytes_codec),
     bytes_to_bytes("crc32c", make_crc32c_codec),
     bytes_to_bytes("gzip", make_gzip_codec),
+    array_to_array("numcodecs.fixedscaleoffset", make_fixedscaleoffset_codec),
     array_to_bytes("packbits", make_packbits_codec),
     array_to_array("reshape", make_reshape_codec),
+    array_to_array("scale_offset", make_scale_offset_codec),
     array_to_bytes("sharding_indexed", make_sharding_indexed_codec),
     array_to_array("transpose", make_transpose_codec),
     bytes_to_bytes("zstd", make_zstd_codec),
