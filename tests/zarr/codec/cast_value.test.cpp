@@ -73,6 +73,20 @@ std::optional<zarr::error> thrown(F&& f) {
 
 std::uint64_t f64(double d) { return std::bit_cast<std::uint64_t>(d); }
 
+// Each failing cell costs one exception. Under AddressSanitizer a throw costs ~0.4 ms (its
+// fake stack is garbage-collected on every throw), so that build checks every 16th failing
+// cell of each group, about 21000 throws; every other build checks all 337555.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZARR_TEST_ASAN 1
+#endif
+#endif
+#ifdef ZARR_TEST_ASAN
+constexpr std::size_t failing_stride = 16;
+#else
+constexpr std::size_t failing_stride = 1;
+#endif
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(cast_value_codec)
@@ -80,7 +94,7 @@ BOOST_AUTO_TEST_SUITE(cast_value_codec)
 // ---------------------------------------------------------------- the shared vectors
 
 BOOST_AUTO_TEST_CASE(encodes_every_cell_of_every_cast_table_in_every_mode) {
-  std::size_t cells = 0, errors = 0, chunks = 0;
+  std::size_t cells = 0, errors = 0, chunks = 0, sampled_out = 0;
   for (const char* target : cast_targets) {
     const auto to = zarr::data_type_from_name(target);
     const auto table = read_vectors(std::string("cast/") + target + ".csv");
@@ -128,7 +142,12 @@ BOOST_AUTO_TEST_CASE(encodes_every_cell_of_every_cast_table_in_every_mode) {
         if (failing.empty()) continue;
         // Every failing row alone: the codec throws for it with the right code.
         const auto single = zarr_test::chain(configuration, spec_one(1, from));
-        for (const auto& [bits, cell] : failing) {
+        for (std::size_t k = 0; k < failing.size(); ++k) {
+          const auto& [bits, cell] = failing[k];
+          if (k % failing_stride != 0) {
+            ++sampled_out;
+            continue;
+          }
           ++cells;
           ++errors;
           const auto e = thrown([&] { (void)first(single).encode(chunk_of(from, {bits})); });
@@ -153,10 +172,12 @@ BOOST_AUTO_TEST_CASE(encodes_every_cell_of_every_cast_table_in_every_mode) {
     BOOST_TEST(bad == 0, target << ": " << bad << " mismatches");
   }
   BOOST_TEST_MESSAGE("cast_value cells checked through the codec: " << cells << " (" << errors << " errors) in "
-                                                                   << chunks << " chunks");
+                                                                   << chunks << " chunks; failing cells left out: "
+                                                                   << sampled_out);
   // Every (source, mode, out_of_range) cell of the 26 tables, int64/uint64 rows once per
   // integer type that holds them: the same cells as the engine test.
-  BOOST_TEST(cells == 2'537'425u);
+  BOOST_TEST(cells + sampled_out == 2'537'425u);
+  if constexpr (failing_stride == 1) BOOST_TEST(errors == 337'555u);
 }
 
 // ---------------------------------------------------------------- the spec's examples
@@ -551,6 +572,21 @@ BOOST_AUTO_TEST_CASE(rejects_scalar_map_entries_their_types_cannot_hold) {
   ZARR_CHECK_ERROR(chain(cast_json(R"({"data_type":"float4_e2m1fn","scalar_map":{"decode":[["NaN", 0]]}})"),
                          spec({2}, data_type::float32)),
                    errc::invalid_metadata, "codecs[0].configuration.scalar_map.decode[0][0]");
+}
+
+BOOST_AUTO_TEST_CASE(reads_scalar_map_entries_exactly_from_the_document_text) {
+  // float32 max + 1/2 ulp, the overflow tie: out of range when read exactly from the text.
+  // Boost.JSON alone holds it as a double whose shortest decimal lies just below the tie
+  // (shared/vectors/README.md), which would give float32 max.
+  const std::string text = R"({"codecs": [{"name": "cast_value", "configuration": {"data_type": "float32",
+      "scalar_map": {"encode": [[1, 340282356779733661637539395458142568448]]}}},
+      {"name": "bytes", "configuration": {"endian": "little"}}]})";
+  const auto doc = json::parse(text);
+  ZARR_CHECK_ERROR(zarr::codec_chain(doc.at("codecs"), spec({2}, data_type::float64), "codecs", text),
+                   errc::invalid_metadata, "codecs[0].configuration.scalar_map.encode[0][1]");
+  const zarr::codec_chain without_text(doc.at("codecs"), spec({2}, data_type::float64));
+  const auto out = first(without_text).encode(to_bytes(std::vector<double>{1, 2}));
+  BOOST_TEST(raw_at(data_type::float32, out, 0) == 0x7f7fffffu);
 }
 
 BOOST_AUTO_TEST_CASE(names_its_position_inside_a_shard) {

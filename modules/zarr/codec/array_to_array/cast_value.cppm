@@ -49,8 +49,11 @@ class scalar_lookup {
 
   [[nodiscard]] bool empty() const noexcept { return !nan_key_ && keys_.empty(); }
   [[nodiscard]] bool has_nan_key() const noexcept { return nan_key_; }
-  // Raw bits of the non-NaN keys (first occurrences only) and of their outputs.
+  // Raw bits of the non-NaN keys (first occurrences only) and of their outputs; the output
+  // of the NaN key.
   [[nodiscard]] const std::vector<std::uint64_t>& keys() const noexcept { return keys_; }
+  [[nodiscard]] const std::vector<std::uint64_t>& outputs() const noexcept { return outs_; }
+  [[nodiscard]] std::uint64_t nan_output() const noexcept { return nan_out_; }
   // The output raw bits for input raw bits `raw`, if a key matches.
   [[nodiscard]] std::optional<std::uint64_t> find(std::uint64_t raw) const noexcept;
 

@@ -96,17 +96,26 @@ struct key_test {
   U magnitude_mask;  // all bits but the sign
   U infinity;        // magnitudes above are NaN
   std::vector<U> keys;
+  const scalar_lookup& map;
 
-  key_test(data_type from, const scalar_lookup& map) : nan_key(map.has_nan_key()) {
+  key_test(data_type from, const scalar_lookup& m) : nan_key(m.has_nan_key()), map(m) {
     const auto& f = info(from).format;
     magnitude_mask = static_cast<U>(static_cast<U>(~U{0}) >> 1);
     infinity = is_float(from) ? static_cast<U>(f.infinity()) : static_cast<U>(~U{0});
-    for (auto k : map.keys()) keys.push_back(static_cast<U>(k));
+    for (auto k : m.keys()) keys.push_back(static_cast<U>(k));
   }
+  [[nodiscard]] bool is_nan(U x) const noexcept { return (x & magnitude_mask) > infinity; }
   [[nodiscard]] bool operator()(U x) const noexcept {
-    bool hit = nan_key && (x & magnitude_mask) > infinity;
+    bool hit = nan_key && is_nan(x);
     for (const U k : keys) hit |= x == k;
     return hit;
+  }
+  // The mapped output of `x`, if a key matches (scalar_lookup::find without decoding).
+  [[nodiscard]] std::optional<std::uint64_t> find(U x) const noexcept {
+    if (nan_key && is_nan(x)) return map.nan_output();
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == x) return map.outputs()[i];
+    return std::nullopt;
   }
 };
 
@@ -366,11 +375,8 @@ bytes cast_value_codec::run(const direction& d, bytes in) const {
       for (std::size_t i = first; i < m; ++i)
         if (test(local[i])) local[i] = one;
       check(cast_elements(d.from, std::as_bytes(std::span(local)), d.to, dst_span, d.rounding, d.out_of_range), start);
-      for (std::size_t i = first; i < m; ++i) {
-        const U x = load<U>(src, i);
-        if (!test(x)) continue;
-        if (const auto to = d.map.find(x)) store_raw(d.to, dst + i * out_size, *to);
-      }
+      for (std::size_t i = first; i < m; ++i)
+        if (const auto to = test.find(load<U>(src, i))) store_raw(d.to, dst + i * out_size, *to);
     }
   };
   switch (in_size) {
