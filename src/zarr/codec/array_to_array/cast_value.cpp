@@ -96,13 +96,25 @@ struct key_test {
   U magnitude_mask;  // all bits but the sign
   U infinity;        // magnitudes above are NaN
   std::vector<U> keys;
-  const scalar_lookup& map;
+  // The outputs as the bytes of one element of the target type in memory, held in a uint64
+  // (int2/int4 sign-extended): copying their first bytes writes the element.
+  std::uint64_t nan_image = 0;
+  std::vector<std::uint64_t> images;
 
-  key_test(data_type from, const scalar_lookup& m) : nan_key(m.has_nan_key()), map(m) {
+  key_test(data_type from, data_type to, const scalar_lookup& m) : nan_key(m.has_nan_key()) {
     const auto& f = info(from).format;
     magnitude_mask = static_cast<U>(static_cast<U>(~U{0}) >> 1);
     infinity = is_float(from) ? static_cast<U>(f.infinity()) : static_cast<U>(~U{0});
+    const auto image = [to](std::uint64_t raw) {
+      std::byte memory[8] = {};
+      store_raw(to, memory, raw);
+      std::uint64_t out = 0;
+      std::memcpy(&out, memory, sizeof out);
+      return out;
+    };
+    nan_image = image(m.nan_output());
     for (auto k : m.keys()) keys.push_back(static_cast<U>(k));
+    for (auto o : m.outputs()) images.push_back(image(o));
   }
   [[nodiscard]] bool is_nan(U x) const noexcept { return (x & magnitude_mask) > infinity; }
   [[nodiscard]] bool operator()(U x) const noexcept {
@@ -110,11 +122,12 @@ struct key_test {
     for (const U k : keys) hit |= x == k;
     return hit;
   }
-  // The mapped output of `x`, if a key matches (scalar_lookup::find without decoding).
-  [[nodiscard]] std::optional<std::uint64_t> find(U x) const noexcept {
-    if (nan_key && is_nan(x)) return map.nan_output();
+  // The image of the mapped output of `x`, if a key matches (scalar_lookup::find without
+  // decoding).
+  [[nodiscard]] std::optional<std::uint64_t> find_image(U x) const noexcept {
+    if (nan_key && is_nan(x)) return nan_image;
     for (std::size_t i = 0; i < keys.size(); ++i)
-      if (keys[i] == x) return map.outputs()[i];
+      if (keys[i] == x) return images[i];
     return std::nullopt;
   }
 };
@@ -355,10 +368,13 @@ bytes cast_value_codec::run(const direction& d, bytes in) const {
     return out;
   }
   // scalar_map with a 16- to 64-bit source: segments without keys go straight through the
-  // kernel; a segment with keys is copied with each key replaced by 1, cast, then patched.
+  // kernel; a segment with keys is copied with each key replaced by 1 (branch-free, noting
+  // where the keys were), cast, then the keys' outputs are written over.
   const auto mapped = [&]<class U>(U*) {
-    const key_test<U> test(d.from, d.map);
+    const key_test<U> test(d.from, d.to, d.map);
+    const auto one = static_cast<U>(d.one);
     std::vector<U> local;
+    std::vector<std::uint32_t> hits;
     for (std::size_t start = 0; start < n; start += segment) {
       const std::size_t m = std::min(segment, n - start);
       const std::byte* src = in.data() + start * sizeof(U);
@@ -370,13 +386,30 @@ bytes cast_value_codec::run(const direction& d, bytes in) const {
         continue;
       }
       local.resize(m);
+      hits.resize(m);
       std::memcpy(local.data(), src, m * sizeof(U));
-      const auto one = static_cast<U>(d.one);
-      for (std::size_t i = first; i < m; ++i)
-        if (test(local[i])) local[i] = one;
+      std::size_t count = 0;
+      for (std::size_t i = first; i < m; ++i) {
+        const U x = local[i];
+        const bool hit = test(x);
+        local[i] = hit ? one : x;
+        hits[count] = static_cast<std::uint32_t>(i);
+        count += hit ? 1 : 0;
+      }
       check(cast_elements(d.from, std::as_bytes(std::span(local)), d.to, dst_span, d.rounding, d.out_of_range), start);
-      for (std::size_t i = first; i < m; ++i)
-        if (const auto to = test.find(load<U>(src, i))) store_raw(d.to, dst + i * out_size, *to);
+      const auto patch = [&]<class Out>(Out*) {
+        for (std::size_t j = 0; j < count; ++j) {
+          const std::size_t i = hits[j];
+          if (const auto image = test.find_image(load<U>(src, i)))
+            std::memcpy(dst + i * sizeof(Out), &*image, sizeof(Out));
+        }
+      };
+      switch (out_size) {
+        case 1: patch(static_cast<std::uint8_t*>(nullptr)); break;
+        case 2: patch(static_cast<std::uint16_t*>(nullptr)); break;
+        case 4: patch(static_cast<std::uint32_t*>(nullptr)); break;
+        default: patch(static_cast<std::uint64_t*>(nullptr)); break;
+      }
     }
   };
   switch (in_size) {
