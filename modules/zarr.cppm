@@ -9,6 +9,7 @@ export import zarr.arithmetic.kernels;
 export import zarr.fill_value;
 export import zarr.store;
 export import zarr.codec;
+export import zarr.codec.cast_value;
 export import zarr.codec.reshape;
 export import zarr.codec.transpose;
 export import zarr.codec.scale_offset;

@@ -8,6 +8,7 @@ module zarr.codec;
 
 import zarr.codec.blosc;
 import zarr.codec.bytes;
+import zarr.codec.cast_value;
 import zarr.codec.crc32c;
 import zarr.codec.fixedscaleoffset;
 import zarr.codec.gzip;
@@ -35,6 +36,7 @@ codec_entry bytes_to_bytes(std::string_view name, std::unique_ptr<bytes_to_bytes
 const std::array builtin_codecs{
     bytes_to_bytes("blosc", make_blosc_codec),
     array_to_bytes("bytes", make_bytes_codec),
+    array_to_array("cast_value", make_cast_value_codec),
     bytes_to_bytes("crc32c", make_crc32c_codec),
     bytes_to_bytes("gzip", make_gzip_codec),
     array_to_array("numcodecs.fixedscaleoffset", make_fixedscaleoffset_codec),

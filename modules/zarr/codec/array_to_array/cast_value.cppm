@@ -1,0 +1,114 @@
+// zarr.codec.cast_value: the `cast_value` array -> array codec, which converts the numerical
+// value of every element to another data type (spec/codec-cast_value.md; DECISIONS.md 7-13).
+// Configuration: {"name": "cast_value", "configuration": {"data_type": "uint8",
+//   "rounding": "towards-zero", "out_of_range": "clamp",
+//   "scalar_map": {"encode": [["NaN", 255]], "decode": [[255, "NaN"]]}}}
+module;
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <boost/json/value.hpp>
+export module zarr.codec.cast_value;
+
+export import zarr.codec;
+export import zarr.arithmetic;
+
+export namespace zarr {
+
+// One [input, output] pair of a scalar_map direction, as given (duplicates included).
+struct scalar_map_entry {
+  scalar in;
+  scalar out;
+};
+
+// The JSON configuration. Both types are among the 26 numeric types, `wrap` only comes with
+// an integer `type`, and every scalar_map entry holds values of its types: parse checks all
+// of it against the array type at the codec's position (ctx.decoded.type).
+struct cast_value_configuration {
+  data_type type = data_type::float64;  // `data_type`: the encoded type
+  rounding_mode rounding = rounding_mode::nearest_even;
+  out_of_range_mode out_of_range = out_of_range_mode::error;  // error = the absent key
+  std::vector<scalar_map_entry> encode_map;  // array type -> `type`
+  std::vector<scalar_map_entry> decode_map;  // `type` -> array type
+
+  // Parses ctx.configuration; errors (invalid_metadata) name `<ctx.where>.configuration.<key>`,
+  // down to "codecs[0].configuration.scalar_map.encode[1][0]".
+  [[nodiscard]] static cast_value_configuration parse(const codec_context& ctx);
+};
+
+// scalar_map of one direction, ready for lookups: keys match by value (every NaN matches a
+// NaN key; 0 and -0 differ), the first occurrence of a key wins.
+class scalar_lookup {
+ public:
+  scalar_lookup() = default;
+  scalar_lookup(data_type from, const std::vector<scalar_map_entry>& entries);
+
+  [[nodiscard]] bool empty() const noexcept { return !nan_key_ && keys_.empty(); }
+  [[nodiscard]] bool has_nan_key() const noexcept { return nan_key_; }
+  // Raw bits of the non-NaN keys (first occurrences only) and of their outputs; the output
+  // of the NaN key.
+  [[nodiscard]] const std::vector<std::uint64_t>& keys() const noexcept { return keys_; }
+  [[nodiscard]] const std::vector<std::uint64_t>& outputs() const noexcept { return outs_; }
+  [[nodiscard]] std::uint64_t nan_output() const noexcept { return nan_out_; }
+  // The output raw bits for input raw bits `raw`, if a key matches.
+  [[nodiscard]] std::optional<std::uint64_t> find(std::uint64_t raw) const noexcept;
+
+ private:
+  data_type from_ = data_type::float64;
+  bool nan_key_ = false;
+  std::uint64_t nan_out_ = 0;
+  std::vector<std::uint64_t> keys_;
+  std::vector<std::uint64_t> outs_;
+};
+
+class cast_value_codec final : public array_to_array_codec {
+ public:
+  // Casts the fill value of `decoded` to `config.type` (with scalar_map.encode) and checks
+  // that it casts back to itself (DECISIONS.md 13): zarr::error (invalid_metadata) naming
+  // `where` ("codecs[0]") and the fill value otherwise.
+  cast_value_codec(const cast_value_configuration& config, const chunk_spec& decoded, std::string where);
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "cast_value"; }
+  [[nodiscard]] boost::json::value to_json() const override;
+  [[nodiscard]] const chunk_spec& encoded() const noexcept override { return encoded_; }
+  // Throw one zarr::error (out_of_range, invalid_value) for the first element that neither
+  // scalar_map nor the cast can convert, naming the codec, the element index and its value.
+  [[nodiscard]] bytes encode(bytes in) const override;
+  [[nodiscard]] bytes decode(bytes in) const override;
+
+  [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
+  [[nodiscard]] const cast_value_configuration& configuration() const noexcept { return config_; }
+
+ private:
+  // One direction of the codec: source and target types, its scalar_map, and for 8-bit
+  // sources a table of all 256 results with the map applied.
+  struct direction {
+    data_type from = data_type::float64;
+    data_type to = data_type::float64;
+    rounding_mode rounding = rounding_mode::nearest_even;
+    out_of_range_mode out_of_range = out_of_range_mode::error;
+    scalar_lookup map;
+    std::uint64_t one = 0;  // the raw bits of 1 in `from`: casts exactly to every type
+    std::vector<std::byte> table;  // 8-bit sources: each byte's result, 256 elements of `to` in memory
+    std::vector<std::uint8_t> table_error;  // numeric_errc of each byte (0: none)
+    const char* verb = "encoding";
+  };
+
+  [[nodiscard]] bytes run(const direction& d, bytes in) const;
+
+  cast_value_configuration config_;
+  chunk_spec decoded_;
+  chunk_spec encoded_;
+  std::string where_;
+  direction encode_;
+  direction decode_;
+};
+
+// The registry's factory.
+[[nodiscard]] std::unique_ptr<array_to_array_codec> make_cast_value_codec(const codec_context& ctx);
+
+}  // namespace zarr
