@@ -49,8 +49,9 @@ BOOST_AUTO_TEST_CASE(demo_writes_a_store_and_reads_it_back) {
   const auto dir = zarr_test::scratch_dir() / "demo.zarr";
   const auto r = zarr3("demo " + dir.string());
   BOOST_TEST(r.status == 0);
-  BOOST_TEST(r.out.find("all equal") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("all as expected") != std::string::npos, r.out);
   BOOST_TEST(r.out.find("compression ratio") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("largest error") != std::string::npos, r.out);
   BOOST_TEST(fs::exists(dir / "zarr.json"));
   BOOST_TEST(fs::exists(dir / "c" / "1" / "1"));
   const auto info = zarr3("info " + q(dir) + " --json");
@@ -58,6 +59,7 @@ BOOST_AUTO_TEST_CASE(demo_writes_a_store_and_reads_it_back) {
   const auto o = zarr::parse_json(info.out).as_object();
   BOOST_TEST(o.at("data_type") == "float64");
   BOOST_TEST(o.at("codecs").as_array().back().at("name") == "zstd");
+  BOOST_TEST(o.at("codecs").as_array().front().at("name") == "scale_offset");
   BOOST_TEST(zarr3("verify " + q(dir)).status == 0);
 }
 
