@@ -466,3 +466,47 @@ BOOST_AUTO_TEST_CASE(convert_reencodes_rechunks_and_converts_exactly) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(cli_convert_legacy)
+
+// codec-scale_offset.md "Conversion example": a float32 array stored through
+// numcodecs.fixedscaleoffset (read only) migrates to [scale_offset, cast_value].
+BOOST_AUTO_TEST_CASE(convert_migrates_fixedscaleoffset_to_scale_offset_and_cast_value) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto src = dir / "legacy.zarr";
+  fs::create_directories(src / "c");
+  std::ofstream(src / "zarr.json") << R"({"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "float32",
+      "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+      "chunk_key_encoding": {"name": "default"}, "fill_value": 10.0,
+      "codecs": [{"name": "numcodecs.fixedscaleoffset", "configuration": {"astype": "uint8", "dtype": "float32", "scale": 0.1, "offset": 10}},
+                 {"name": "bytes"}]})";
+  std::ofstream(src / "c" / "0", std::ios::binary) << std::string("\x00\x01\x05\x09", 4);
+  const auto before = zarr3("read " + q(src) + " --format json");
+  BOOST_TEST_REQUIRE(before.status == 0);
+  BOOST_TEST(zarr::parse_json(before.out) == zarr::parse_json("[10, 20, 60, 100]"));
+  // writing through the legacy codec is refused with the way out
+  std::ofstream(dir / "v.json") << "[1, 2, 3, 4]";
+  const auto refused = zarr3("write " + q(src) + " --input " + q(dir / "v.json"));
+  BOOST_TEST(refused.status == 1);
+
+  const auto dst = dir / "migrated.zarr";
+  const auto converted = zarr3("convert " + q(src) + " " + q(dst));
+  BOOST_TEST_REQUIRE(converted.status == 0);
+  BOOST_TEST(converted.out.find("largest change of a value: 0") != std::string::npos, converted.out);
+  std::ifstream in(dst / "zarr.json");
+  const auto doc = zarr::parse_json(std::string(std::istreambuf_iterator<char>(in), {}));
+  const auto& codecs = doc.at("codecs").as_array();
+  BOOST_TEST(codecs.at(0).at("name") == "scale_offset");
+  BOOST_TEST(codecs.at(0).at("configuration").at("scale").to_number<double>() == 0.1);
+  BOOST_TEST(codecs.at(0).at("configuration").at("offset").to_number<double>() == 10);
+  BOOST_TEST(codecs.at(1).at("name") == "cast_value");
+  BOOST_TEST(codecs.at(1).at("configuration").at("data_type") == "uint8");
+  BOOST_TEST(codecs.at(1).at("configuration").at("out_of_range") == "wrap");
+  // the stored bytes are the legacy ones, and the values read back the same
+  std::ifstream chunk(dst / "c" / "0", std::ios::binary);
+  BOOST_TEST(std::string(std::istreambuf_iterator<char>(chunk), {}) == std::string("\x00\x01\x05\x09", 4));
+  const auto after = zarr3("read " + q(dst) + " --format json");
+  BOOST_TEST(after.out == before.out);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
