@@ -9,7 +9,7 @@ from numcodecs import FixedScaleOffset
 
 n = 1 << 22
 i = np.arange(n, dtype=np.uint64)
-data = (np.float32(-20.0) + ((i * np.uint64(2654435761)) % np.uint64(25600)).astype(np.float32) / np.float32(400.0)).astype(np.float32)
+data = (np.float32(-20.0) + ((i * np.uint64(2654435761)) % np.uint64(25500)).astype(np.float32) / np.float32(400.0)).astype(np.float32)
 codec = FixedScaleOffset(offset=-20, scale=4, dtype="<f4", astype="u1")
 
 def best(f):

@@ -14,11 +14,11 @@ namespace {
 constexpr std::size_t n = 1 << 22;  // 4 Mi elements: 16 MiB of float32
 constexpr float offset = -20.0f, scale = 4.0f;
 
-// Values in [-20, 43.75]: (x + 20) * 4 lands in [0, 255].
+// Values in [-20, 43.75): (x + 20) * 4 lands in [0, 255).
 const std::vector<float>& input() {
   static const std::vector<float> v = [] {
     std::vector<float> out(n);
-    for (std::size_t i = 0; i < n; ++i) out[i] = -20.0f + static_cast<float>((i * 2654435761u) % 25600u) / 400.0f;
+    for (std::size_t i = 0; i < n; ++i) out[i] = -20.0f + static_cast<float>((i * 2654435761u) % 25500u) / 400.0f;
     return out;
   }();
   return v;
@@ -69,7 +69,12 @@ void unchecked_encode(benchmark::State& state) {
   const auto& in = input();
   std::vector<std::uint8_t> out(n);
   for (auto _ : state) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(std::nearbyint((in[i] - offset) * scale));
+    // Round half to even by adding and subtracting 1.5 * 2^23 (exact for |x| < 2^22; the
+    // compiler vectorises it, where std::nearbyint is a library call per element).
+    for (std::size_t i = 0; i < n; ++i) {
+      const float y = (in[i] - offset) * scale;
+      out[i] = static_cast<std::uint8_t>((y + 12582912.0f) - 12582912.0f);
+    }
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
