@@ -75,6 +75,9 @@ struct location {
 // The stored chunk keys of an array (full keys), sorted.
 [[nodiscard]] std::vector<std::string> stored_chunk_keys(const zarr::array& a);
 
+// "[4, 5, 6]".
+[[nodiscard]] std::string shape_text(std::span<const std::uint64_t> shape);
+
 // A progress bar on stderr, shown only when stderr is a terminal.
 class progress {
  public:

@@ -14,12 +14,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string shape_text(std::span<const std::uint64_t> shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 std::string join_path(const std::string& parent, const std::string& name) {
   return parent.empty() ? name : parent + "/" + name;
 }

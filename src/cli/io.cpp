@@ -15,12 +15,6 @@ namespace json = boost::json;
 
 namespace {
 
-std::string shape_text(std::span<const std::uint64_t> shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 std::string region_text(const zarr::region& r) {
   std::string s;
   for (std::size_t i = 0; i < r.start.size(); ++i)

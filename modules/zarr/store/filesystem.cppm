@@ -34,6 +34,8 @@ class filesystem_store final : public store {
   // The file for a key, after validating the key and checking that no symbolic link
   // along the way leads outside the root.
   [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
+  // The whole value, or a range of it; nothing when absent.
+  [[nodiscard]] std::optional<bytes> read(std::string_view key, std::optional<byte_range> range) const;
 
   std::filesystem::path root_;
 };

@@ -74,7 +74,7 @@ fs::path filesystem_store::path_of(std::string_view key) const {
   return resolved;
 }
 
-std::optional<bytes> filesystem_store::get(std::string_view key) const {
+std::optional<bytes> filesystem_store::read(std::string_view key, std::optional<byte_range> range) const {
   const auto path = path_of(key);
   file f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) {
@@ -84,26 +84,16 @@ std::optional<bytes> filesystem_store::get(std::string_view key) const {
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", path, errno);
   if (!S_ISREG(st.st_mode)) return std::nullopt;
-  bytes out(static_cast<std::size_t>(st.st_size));
-  read_exact(f.fd, path, out.data(), out.size(), 0);
-  return out;
-}
-
-std::optional<bytes> filesystem_store::get(std::string_view key, byte_range range) const {
-  const auto path = path_of(key);
-  file f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
-    fail_io("cannot open", path, errno);
-  }
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", path, errno);
-  if (!S_ISREG(st.st_mode)) return std::nullopt;
-  const auto [offset, length] = resolve_range(key, range, static_cast<std::uint64_t>(st.st_size));
-  bytes out(length);
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  const auto [offset, length] = range ? resolve_range(key, *range, size) : std::pair<std::uint64_t, std::uint64_t>{0, size};
+  bytes out(static_cast<std::size_t>(length));
   read_exact(f.fd, path, out.data(), length, offset);
   return out;
 }
+
+std::optional<bytes> filesystem_store::get(std::string_view key) const { return read(key, std::nullopt); }
+
+std::optional<bytes> filesystem_store::get(std::string_view key, byte_range range) const { return read(key, range); }
 
 std::optional<std::uint64_t> filesystem_store::size(std::string_view key) const {
   const auto path = path_of(key);
