@@ -23,8 +23,10 @@ export namespace zarr {
 // fraction or an exponent, or an integer beyond uint64): Boost.JSON 1.81 keeps neither the
 // text nor, always, the correctly rounded double. Such a double is read as its shortest
 // round-trip decimal, which is the written text whenever that had at most 15 significant
-// digits and Boost.JSON rounded it correctly. For exact results from any text, hand the
-// source text to parse_fill_value_text (json_source_text cuts it out of a document).
+// digits and Boost.JSON rounded it correctly (1.81 is sometimes one ulp off for float64).
+// Boost.JSON also reads -0 as the integer 0, so it gives +0 here. For exact results from any
+// text, hand the source text to parse_fill_value_text (json_source_text cuts it out of a
+// document).
 [[nodiscard]] scalar parse_fill_value(const boost::json::value& json, data_type type,
                                       std::string_view where = "fill_value");
 

@@ -262,7 +262,7 @@ BOOST_AUTO_TEST_CASE(writes_float32_and_float64_as_short_as_to_chars_and_as_strt
     state ^= state << 17;
     return state;
   };
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < 2000; ++i) {
     const std::uint64_t b64 = next();
     const double d = std::bit_cast<double>(b64);
     const float f = std::bit_cast<float>(static_cast<std::uint32_t>(b64 >> 32));
