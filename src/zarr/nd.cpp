@@ -10,12 +10,13 @@ module zarr.nd;
 
 namespace zarr {
 
-// Copies the box `extent` from `src` (C order, shape src_shape, box at src_start) to `dst`
-// (shape dst_shape, box at dst_start); elements of `size` bytes. Rows of the last
-// dimension are copied with memcpy.
-void copy_box(const std::byte* src, std::span<const std::uint64_t> src_shape, std::span<const std::uint64_t> src_start,
-              std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
-              std::span<const std::uint64_t> extent, std::size_t size) {
+namespace {
+
+// The box copy with explicit source strides (in elements; the last one must be 1), so that a
+// source stride of 0 repeats one row into every row of the box.
+void copy_rows(const std::byte* src, std::span<const std::uint64_t> src_stride, std::span<const std::uint64_t> src_start,
+               std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
+               std::span<const std::uint64_t> extent, std::size_t size) {
   const std::size_t rank = extent.size();
   for (auto e : extent)
     if (e == 0) return;
@@ -23,12 +24,9 @@ void copy_box(const std::byte* src, std::span<const std::uint64_t> src_shape, st
     std::memcpy(dst, src, size);
     return;
   }
-  std::vector<std::uint64_t> src_stride(rank), dst_stride(rank);
-  src_stride[rank - 1] = dst_stride[rank - 1] = 1;
-  for (std::size_t i = rank - 1; i > 0; --i) {
-    src_stride[i - 1] = src_stride[i] * src_shape[i];
-    dst_stride[i - 1] = dst_stride[i] * dst_shape[i];
-  }
+  std::vector<std::uint64_t> dst_stride(rank);
+  dst_stride[rank - 1] = 1;
+  for (std::size_t i = rank - 1; i > 0; --i) dst_stride[i - 1] = dst_stride[i] * dst_shape[i];
   const std::size_t row = static_cast<std::size_t>(extent[rank - 1]) * size;
   std::vector<std::uint64_t> pos(rank, 0);
   for (;;) {
@@ -48,6 +46,17 @@ void copy_box(const std::byte* src, std::span<const std::uint64_t> src_shape, st
   }
 }
 
+}  // namespace
+
+// Rows of the last dimension are copied with memcpy.
+void copy_box(const std::byte* src, std::span<const std::uint64_t> src_shape, std::span<const std::uint64_t> src_start,
+              std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
+              std::span<const std::uint64_t> extent, std::size_t size) {
+  std::vector<std::uint64_t> src_stride(extent.size(), 1);
+  for (std::size_t i = src_stride.size(); i-- > 1;) src_stride[i - 1] = src_stride[i] * src_shape[i];
+  copy_rows(src, src_stride, src_start, dst, dst_shape, dst_start, extent, size);
+}
+
 // A buffer of `n` elements all equal to `value`.
 bytes filled(std::uint64_t n, const scalar& value) {
   const auto v = value.bytes();
@@ -60,33 +69,14 @@ bytes filled(std::uint64_t n, const scalar& value) {
   return out;
 }
 
-// Sets every element of the box to `value`: one row is built, then copied into each row.
+// One row of `value` is built, then copied into every row of the box (source stride 0).
 void fill_box(std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
               std::span<const std::uint64_t> extent, const scalar& value) {
   const std::size_t rank = extent.size();
   const auto row = filled(rank == 0 ? 1 : extent.back(), value);
-  // A source whose rows all alias the one row: shape 1 in every dimension but the last.
-  std::vector<std::uint64_t> src_shape(rank, 1), src_start(rank, 0), one(rank, 1);
-  if (rank == 0) {
-    std::memcpy(dst, row.data(), row.size());
-    return;
-  }
-  src_shape.back() = extent.back();
-  one.back() = extent.back();
-  std::vector<std::uint64_t> pos(rank, 0), start(dst_start.begin(), dst_start.end());
-  for (auto e : extent)
-    if (e == 0) return;
-  for (;;) {
-    for (std::size_t i = 0; i + 1 < rank; ++i) start[i] = dst_start[i] + pos[i];
-    copy_box(row.data(), src_shape, src_start, dst, dst_shape, start, one, value.bytes().size());
-    std::size_t i = rank - 1;
-    while (i > 0) {
-      if (++pos[i - 1] < extent[i - 1]) break;
-      pos[i - 1] = 0;
-      --i;
-    }
-    if (i == 0) return;
-  }
+  std::vector<std::uint64_t> stride(rank, 0), start(rank, 0);
+  if (rank > 0) stride.back() = 1;
+  copy_rows(row.data(), stride, start, dst, dst_shape, dst_start, extent, value.bytes().size());
 }
 
 bool all_equal(std::span<const std::byte> data, const scalar& value) noexcept {
