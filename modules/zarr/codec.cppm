@@ -16,6 +16,7 @@ module;
 #include <boost/json/value.hpp>
 export module zarr.codec;
 
+export import zarr.arithmetic.kernels;
 export import zarr.dtype;
 export import zarr.error;
 export import zarr.nd;
@@ -59,6 +60,12 @@ class array_to_array_codec : public codec {
   [[nodiscard]] virtual bytes encode(bytes in) const = 0;
   // The inverse: `in` holds encoded() elements.
   [[nodiscard]] virtual bytes decode(bytes in) const = 0;
+  // An elementwise codec (element i of the output depends on element i of the input only)
+  // describes a direction as one step of zarr.arithmetic.kernels, so that the chain runs
+  // neighbouring ones fused, in one pass (run_steps); nothing when it cannot.
+  [[nodiscard]] virtual std::optional<element_step> step(bool /*encoding*/) const { return std::nullopt; }
+  // Throws what encode (or decode) throws for `r`, a failure of this codec's step.
+  [[noreturn]] virtual void throw_step_error(const kernel_result& r, bool encoding) const;
 };
 
 // Reads one stored value (a chunk or shard), whole (no range) or a byte range of it;
@@ -67,11 +74,18 @@ using range_reader = std::function<std::optional<bytes>(std::optional<byte_range
 
 class array_to_bytes_codec : public codec {
  public:
-  [[nodiscard]] virtual bytes encode(const bytes& array) const = 0;
+  [[nodiscard]] virtual bytes encode(std::span<const std::byte> array) const = 0;
   // Returns the decoded chunk buffer of byte_size() bytes of the decoded spec.
   [[nodiscard]] virtual bytes decode(std::span<const std::byte> encoded) const = 0;
+  // True when the encoded bytes are the decoded buffer itself (the `bytes` codec in native
+  // byte order): the chain then passes buffers through without calling encode or decode.
+  [[nodiscard]] virtual bool as_is() const noexcept { return false; }
   // The encoded size for a fixed-size codec (the sharding index needs it).
   [[nodiscard]] virtual std::optional<std::uint64_t> encoded_size() const noexcept { return std::nullopt; }
+  // The largest encoded size a valid chunk can have (a bound for the decoders before it).
+  [[nodiscard]] virtual std::uint64_t max_encoded_size() const noexcept {
+    return encoded_size().value_or(~std::uint64_t{0});
+  }
   // Decodes the box `r` (in chunk coordinates) of a stored chunk into `out` (C order of
   // r's extent), reading through `reader`; false when the chunk is absent. This default
   // reads the whole value; a codec that can read less (sharding) overrides it.
@@ -80,14 +94,31 @@ class array_to_bytes_codec : public codec {
   [[nodiscard]] virtual const chunk_spec& decoded() const noexcept = 0;
 };
 
+// What a bytes -> bytes decoder may produce when nobody says less: 4 GiB.
+inline constexpr std::uint64_t default_decode_limit = std::uint64_t{1} << 32;
+
 class bytes_to_bytes_codec : public codec {
  public:
   [[nodiscard]] virtual bytes encode(std::span<const std::byte> in) const = 0;
-  [[nodiscard]] virtual bytes decode(std::span<const std::byte> in) const = 0;
+  // Decodes `in`; zarr::error (corrupt_chunk) for anything that would decode to more than
+  // `limit` bytes, refused before allocating more than that (a "bomb").
+  [[nodiscard]] bytes decode(std::span<const std::byte> in, std::uint64_t limit = default_decode_limit) const {
+    return decode_bytes(in, limit);
+  }
+  // Decodes `in` into `out`, which it must fill exactly (corrupt_chunk otherwise). This
+  // default decodes and copies; compressors decode straight into `out`.
+  virtual void decode_into(std::span<const std::byte> in, std::span<std::byte> out) const;
   // The encoded size of `decoded_size` bytes, when it does not depend on the content.
   [[nodiscard]] virtual std::optional<std::uint64_t> encoded_size(std::uint64_t /*decoded_size*/) const noexcept {
     return std::nullopt;
   }
+  // The largest encoded size of `decoded_size` bytes that any writer may produce: exact for
+  // fixed sizes, else a generous bound (decoded_size + 1/4 + 1 MiB: stored blocks and frame
+  // headers of every compressor stay far below it).
+  [[nodiscard]] virtual std::uint64_t max_encoded_size(std::uint64_t decoded_size) const noexcept;
+
+ protected:
+  [[nodiscard]] virtual bytes decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const = 0;
 };
 
 // The codecs of one array (or of a shard's inner chunks or index), resolved in order:
@@ -104,10 +135,20 @@ class codec_chain {
               std::string_view document = {});
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
-  [[nodiscard]] bytes encode(bytes chunk) const;
+  // Encodes a chunk buffer (decoded().byte_size() bytes in the in-memory layout). The
+  // rvalue form may reuse the buffer; the other copies it only when a codec works in place.
+  // Neighbouring elementwise array -> array codecs run fused (array_to_array_codec::step).
+  [[nodiscard]] bytes encode(std::span<const std::byte> chunk) const;
+  [[nodiscard]] bytes encode(bytes&& chunk) const;
+  // Decodes a stored chunk into a new buffer, or into `out` (decoded().byte_size() bytes).
+  // Every decoder is bounded by what the codec after it can take (max_encoded_size), so a
+  // chunk that claims to decode to more is refused before the memory is allocated.
   [[nodiscard]] bytes decode(std::span<const std::byte> stored) const;
+  void decode_into(std::span<const std::byte> stored, std::span<std::byte> out) const;
   // The encoded size of a chunk when every codec has a fixed size.
   [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept;
+  // The largest encoded size of a valid chunk (see bytes_to_bytes_codec::max_encoded_size).
+  [[nodiscard]] std::uint64_t max_encoded_size() const noexcept;
   [[nodiscard]] boost::json::value to_json() const;
 
   [[nodiscard]] const std::vector<std::unique_ptr<array_to_array_codec>>& array_to_array() const noexcept { return a2a_; }
@@ -120,6 +161,11 @@ class codec_chain {
   std::unique_ptr<array_to_bytes_codec> a2b_;
   std::vector<std::unique_ptr<bytes_to_bytes_codec>> b2b_;
   std::vector<boost::json::value> skipped_;  // unknown codecs marked "must_understand": false
+  std::vector<std::uint64_t> limits_;  // per bytes -> bytes codec: the most it may decode to
+
+  [[nodiscard]] const chunk_spec& decoded_by(std::size_t array_to_array) const noexcept;
+  [[nodiscard]] bytes run_encode(std::span<const std::byte> view, bytes* owned) const;
+  [[nodiscard]] bytes run_decode(std::span<const std::byte> stored, std::span<std::byte>* out) const;
 };
 
 // --- the registry: one explicit table in src/zarr/codec/registry.cpp -------------------

@@ -101,25 +101,132 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
     }
   }
   if (!a2b_) throw error(errc::invalid_metadata, at + ": expected exactly one array -> bytes codec, got none");
+  auto size = a2b_->max_encoded_size();
+  for (const auto& c : b2b_) {
+    limits_.push_back(size);
+    size = c->max_encoded_size(size);
+  }
 }
 
-bytes codec_chain::encode(bytes chunk) const {
-  for (const auto& c : a2a_) chunk = c->encode(std::move(chunk));
-  auto out = a2b_->encode(chunk);
+const chunk_spec& codec_chain::decoded_by(std::size_t array_to_array) const noexcept {
+  return array_to_array == 0 ? decoded_ : a2a_[array_to_array - 1]->encoded();
+}
+
+bytes codec_chain::encode(std::span<const std::byte> chunk) const { return run_encode(chunk, nullptr); }
+
+bytes codec_chain::encode(bytes&& chunk) const { return run_encode(chunk, &chunk); }
+
+bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned) const {
+  if (view.size() != decoded_.byte_size())
+    throw error(errc::invalid_argument, "codec chain: expected a chunk of " + std::to_string(decoded_.byte_size()) +
+                                            " bytes, got " + std::to_string(view.size()));
+  // `buffer` holds the current array once a codec has produced it (or the caller gave it).
+  bytes buffer;
+  bool have = owned != nullptr;
+  if (have) {
+    buffer = std::move(*owned);
+    view = buffer;
+  }
+  std::vector<element_step> steps;
+  for (std::size_t i = 0; i < a2a_.size();) {
+    steps.clear();
+    std::size_t j = i;
+    for (; j < a2a_.size(); ++j) {
+      const auto s = a2a_[j]->step(true);
+      if (!s) break;
+      steps.push_back(*s);
+    }
+    // Two or more elementwise codecs in one pass; one straight from the caller's buffer
+    // rather than from a copy of it.
+    if (steps.size() >= 2 || (steps.size() == 1 && !have)) {
+      const auto& out_spec = a2a_[j - 1]->encoded();
+      bytes out(static_cast<std::size_t>(out_spec.byte_size()));
+      if (const auto r = run_steps(steps, view, out); !r.ok) a2a_[i + r.step]->throw_step_error(r, true);
+      buffer = std::move(out);
+      i = j;
+    } else {
+      if (!have) buffer.assign(view.begin(), view.end());
+      buffer = a2a_[i]->encode(std::move(buffer));
+      ++i;
+    }
+    have = true;
+    view = buffer;
+  }
+  bytes out;
+  if (a2b_->as_is()) {
+    if (!have) buffer.assign(view.begin(), view.end());
+    out = std::move(buffer);
+  } else {
+    out = a2b_->encode(view);
+  }
   for (const auto& c : b2b_) out = c->encode(out);
   return out;
 }
 
-bytes codec_chain::decode(std::span<const std::byte> stored) const {
+bytes codec_chain::decode(std::span<const std::byte> stored) const { return run_decode(stored, nullptr); }
+
+void codec_chain::decode_into(std::span<const std::byte> stored, std::span<std::byte> out) const {
+  if (out.size() != decoded_.byte_size())
+    throw error(errc::invalid_argument, "codec chain: expected an output of " + std::to_string(decoded_.byte_size()) +
+                                            " bytes, got " + std::to_string(out.size()));
+  (void)run_decode(stored, &out);
+}
+
+bytes codec_chain::run_decode(std::span<const std::byte> stored, std::span<std::byte>* out) const {
+  const bool direct = a2a_.empty() && a2b_->as_is();  // the last bytes decoder gives the chunk
   bytes buffer;
-  std::span<const std::byte> in = stored;
-  for (auto it = b2b_.rbegin(); it != b2b_.rend(); ++it) {
-    buffer = (*it)->decode(in);
-    in = buffer;
+  std::span<const std::byte> view = stored;
+  for (std::size_t k = b2b_.size(); k-- > 0;) {
+    if (k == 0 && direct && out != nullptr) {
+      b2b_[0]->decode_into(view, *out);
+      return {};
+    }
+    buffer = b2b_[k]->decode(view, limits_[k]);
+    view = buffer;
   }
-  auto array = a2b_->decode(in);
-  for (auto it = a2a_.rbegin(); it != a2a_.rend(); ++it) array = (*it)->decode(std::move(array));
-  return array;
+  bool have = !b2b_.empty();  // `buffer` holds what `view` shows
+  if (a2b_->as_is() && view.size() == decoded_by(a2a_.size()).byte_size()) {
+    // nothing to do (a wrong size goes to the codec, whose error names it)
+  } else {
+    buffer = a2b_->decode(view);
+    have = true;
+    view = buffer;
+  }
+  std::vector<element_step> steps;
+  for (std::size_t i = a2a_.size(); i > 0;) {
+    steps.clear();
+    std::size_t j = i;  // the run is a2a_[j, i), decoded from i - 1 down to j
+    for (; j > 0; --j) {
+      const auto s = a2a_[j - 1]->step(false);
+      if (!s) break;
+      steps.push_back(*s);
+    }
+    if (steps.size() >= 2 || (steps.size() == 1 && !have)) {
+      const auto size = static_cast<std::size_t>(decoded_by(j).byte_size());
+      if (j == 0 && out != nullptr) {
+        if (const auto r = run_steps(steps, view, *out); !r.ok) a2a_[i - 1 - r.step]->throw_step_error(r, false);
+        return {};
+      }
+      bytes next(size);
+      if (const auto r = run_steps(steps, view, next); !r.ok) a2a_[i - 1 - r.step]->throw_step_error(r, false);
+      buffer = std::move(next);
+      i = j;
+    } else {
+      if (!have) buffer.assign(view.begin(), view.end());
+      buffer = a2a_[i - 1]->decode(std::move(buffer));
+      --i;
+    }
+    have = true;
+    view = buffer;
+  }
+  if (out != nullptr) {
+    if (view.size() != out->size())
+      throw error(errc::corrupt_chunk, "expected " + std::to_string(out->size()) + " decoded bytes, got " + std::to_string(view.size()));
+    if (!view.empty()) std::memcpy(out->data(), view.data(), view.size());
+    return {};
+  }
+  if (!have) buffer.assign(view.begin(), view.end());
+  return buffer;
 }
 
 std::optional<std::uint64_t> codec_chain::encoded_size() const noexcept {
@@ -131,6 +238,12 @@ std::optional<std::uint64_t> codec_chain::encoded_size() const noexcept {
   return size;
 }
 
+std::uint64_t codec_chain::max_encoded_size() const noexcept {
+  auto size = a2b_->max_encoded_size();
+  for (const auto& c : b2b_) size = c->max_encoded_size(size);
+  return size;
+}
+
 json::value codec_chain::to_json() const {
   json::array out;
   for (const auto& c : a2a_) out.push_back(c->to_json());
@@ -138,6 +251,25 @@ json::value codec_chain::to_json() const {
   for (const auto& c : b2b_) out.push_back(c->to_json());
   for (const auto& c : skipped_) out.push_back(c);  // kept, so that a rewrite loses nothing
   return out;
+}
+
+void array_to_array_codec::throw_step_error(const kernel_result& r, bool encoding) const {
+  throw error(to_errc(r.error), std::string(name()) + (encoding ? " encode" : " decode") + ", element " +
+                                    std::to_string(r.index) + ": " + std::string(to_string(r.error)));
+}
+
+void bytes_to_bytes_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  const auto decoded = decode(in, out.size());
+  if (decoded.size() != out.size())
+    throw error(errc::corrupt_chunk, std::string(name()) + ": expected " + std::to_string(out.size()) +
+                                         " decoded bytes, got " + std::to_string(decoded.size()));
+  if (!decoded.empty()) std::memcpy(out.data(), decoded.data(), decoded.size());
+}
+
+std::uint64_t bytes_to_bytes_codec::max_encoded_size(std::uint64_t decoded_size) const noexcept {
+  if (const auto fixed = encoded_size(decoded_size)) return *fixed;
+  const std::uint64_t slack = decoded_size / 4 + (std::uint64_t{1} << 20);
+  return decoded_size > ~std::uint64_t{0} - slack ? ~std::uint64_t{0} : decoded_size + slack;
 }
 
 bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {

@@ -102,6 +102,88 @@ BOOST_AUTO_TEST_CASE(has_a_fixed_size_with_bytes_and_crc32c_only) {
   BOOST_TEST(c.encode(zarr::bytes(30)).size() == 38u);
 }
 
+BOOST_AUTO_TEST_CASE(fused_elementwise_codecs_give_what_they_give_one_by_one) {
+  // scale_offset + cast_value run fused in the chain: the same bytes as the codecs run
+  // separately, through decode() and decode_into() alike.
+  const auto s = spec({3000}, data_type::float32);
+  const auto c = chain(R"([{"name":"scale_offset","configuration":{"offset":-20,"scale":4}},
+                          {"name":"cast_value","configuration":{"data_type":"uint8","out_of_range":"clamp"}},"bytes"])", s);
+  std::vector<float> values(3000);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = -30.0f + static_cast<float>(i) * 0.03125f;  // clamps at both ends
+  const auto in = to_bytes(values);
+  auto separately = in;
+  for (const auto& codec : c.array_to_array()) separately = codec->encode(std::move(separately));
+  const auto encoded = c.encode(std::span<const std::byte>(in));
+  BOOST_TEST(same(encoded, separately));
+  BOOST_TEST(std::to_integer<int>(encoded.front()) == 0);
+  BOOST_TEST(std::to_integer<int>(encoded.back()) == 255);
+  auto back_separately = encoded;
+  for (auto it = c.array_to_array().rbegin(); it != c.array_to_array().rend(); ++it)
+    back_separately = (*it)->decode(std::move(back_separately));
+  BOOST_TEST(same(c.decode(encoded), back_separately));
+  zarr::bytes into(s.byte_size());
+  c.decode_into(encoded, into);
+  BOOST_TEST(same(into, back_separately));
+  ZARR_CHECK_ERROR(c.decode_into(encoded, std::span(into).first(8)), errc::invalid_argument, "expected an output of 12000 bytes");
+}
+
+BOOST_AUTO_TEST_CASE(a_fused_failure_names_the_codec_that_failed) {
+  const auto s = spec({2000}, data_type::float32);
+  const auto c = chain(R"([{"name":"scale_offset","configuration":{"offset":0,"scale":1e37}},
+                          {"name":"cast_value","configuration":{"data_type":"uint8"}},"bytes"])", s);
+  std::vector<float> values(2000, 0.0f);
+  values[1500] = 1e-30f;  // x * 1e37 = 1e7: not a uint8
+  values[1700] = 1e3f;    // overflows float32 in scale_offset
+  ZARR_CHECK_ERROR(c.encode(to_bytes(values)), errc::out_of_range, "codecs[1] (cast_value), encoding element 1500");
+  values[1500] = 0.0f;
+  ZARR_CHECK_ERROR(c.encode(to_bytes(values)), errc::out_of_range, "codecs[0] (scale_offset) encode, element 1700");
+  // Decoding 255 / 1e37 - 20 is fine; with scale 1e-38, 255 / 1e-38 overflows.
+  const auto tiny = chain(R"([{"name":"scale_offset","configuration":{"offset":0,"scale":1e-38}},
+                             {"name":"cast_value","configuration":{"data_type":"uint8"}},"bytes"])", s);
+  zarr::bytes stored(2000, std::byte{0});
+  stored[1234] = std::byte{255};
+  ZARR_CHECK_ERROR(tiny.decode(stored), errc::out_of_range, "codecs[0] (scale_offset) decode, element 1234");
+}
+
+BOOST_AUTO_TEST_CASE(refuses_a_bomb_before_allocating_its_claim) {
+  const auto s = spec({1024}, data_type::uint8);
+  // A zstd frame header declaring 2^40 bytes and nothing else: refused from the header alone,
+  // through decode() and straight into a chunk buffer (allocating 1 TiB would abort under ASan).
+  const auto liar = octets({0x28, 0xb5, 0x2f, 0xfd, 0xE0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00});
+  const auto z = chain(R"(["bytes",{"name":"zstd","configuration":{"level":1}}])", s);
+  ZARR_CHECK_ERROR(z.decode(liar), errc::corrupt_chunk, "a frame declaring 1099511627776 bytes");
+  zarr::bytes chunk(1024);
+  ZARR_CHECK_ERROR(z.decode_into(liar, chunk), errc::corrupt_chunk, "expected a zstd frame of 1024 bytes, got a frame declaring 1099511627776 bytes");
+  // With crc32c after zstd the limit is still exact: 1024 + 4 bytes.
+  const auto zc = chain(R"(["bytes","crc32c",{"name":"zstd","configuration":{"level":1}}])", s);
+  ZARR_CHECK_ERROR(zc.decode(liar), errc::corrupt_chunk, "more than the decoding limit of 1028");
+  // 64 MiB of zeros in a 64 KiB gzip stream: stops after the chunk's 1024 bytes.
+  const zarr::bytes zeros(std::size_t{64} << 20, std::byte{0});
+  const auto bomb = zarr::gzip_codec(zarr::gzip_configuration{9}, "g").encode(zeros);
+  BOOST_TEST(bomb.size() < (std::size_t{1} << 17));
+  const auto g = chain(R"(["bytes",{"name":"gzip","configuration":{"level":1}}])", s);
+  ZARR_CHECK_ERROR(g.decode(bomb), errc::corrupt_chunk, "more than 1024 bytes of output");
+  ZARR_CHECK_ERROR(g.decode_into(bomb, chunk), errc::corrupt_chunk, "more than 1024 bytes of output");
+  // And a chunk a little short of its size is corrupt, not padded.
+  const auto short_chunk = zarr::gzip_codec(zarr::gzip_configuration{1}, "g").encode(zarr::bytes(1000));
+  ZARR_CHECK_ERROR(g.decode_into(short_chunk, chunk), errc::corrupt_chunk, "expected a gzip stream of 1024 bytes, got 1000 bytes");
+  ZARR_CHECK_ERROR(g.decode(short_chunk), errc::corrupt_chunk, "(bytes): expected 1024 bytes, got 1000");
+}
+
+BOOST_AUTO_TEST_CASE(bounds_a_shard_by_its_inner_chunks) {
+  const auto s = spec({64}, data_type::uint16);
+  const auto c = chain(R"([{"name":"sharding_indexed","configuration":{"chunk_shape":[16],
+      "codecs":[{"name":"bytes","configuration":{"endian":"little"}},{"name":"zstd","configuration":{"level":1}}],
+      "index_codecs":[{"name":"bytes","configuration":{"endian":"little"}},"crc32c"]}},
+      {"name":"gzip","configuration":{"level":1}}])", s);
+  // 4 inner chunks of at most 32 + 1/4 + 1 MiB bytes each, and the index (4 * 16 + 4).
+  const std::uint64_t inner = 32 + 32 / 4 + (std::uint64_t{1} << 20);
+  BOOST_TEST(c.max_encoded_size() == 4 * inner + 68 + (4 * inner + 68) / 4 + (std::uint64_t{1} << 20));
+  const zarr::bytes zeros(std::size_t{64} << 20, std::byte{0});
+  const auto bomb = zarr::gzip_codec(zarr::gzip_configuration{9}, "g").encode(zeros);
+  ZARR_CHECK_ERROR(c.decode(bomb), errc::corrupt_chunk, "more than " + std::to_string(4 * inner + 68) + " bytes of output");
+}
+
 BOOST_AUTO_TEST_CASE(decodes_the_codecs_of_the_interop_corpus) {
   const auto root = shared_dir() / "interop" / "corpus-seed1";
   const auto codecs = root / "store" / "codecs";

@@ -18,6 +18,7 @@ struct kernel_result {
   std::size_t index = 0;
   std::uint64_t value = 0;
   numeric_errc error = numeric_errc::none;
+  std::size_t step = 0;  // run_steps: the step that failed; `value` is that step's input
 };
 
 // Casts every element of `in` (type `from`) into `out` (type `to`), as zarr::cast does.
@@ -38,6 +39,27 @@ struct kernel_result {
                                                 std::uint64_t offset, std::uint64_t scale);
 [[nodiscard]] kernel_result scale_offset_decode(data_type t, std::span<const std::byte> in, std::span<std::byte> out,
                                                 std::uint64_t offset, std::uint64_t scale);
+
+// One elementwise operation of a codec chain (a cast_value or scale_offset direction), so that
+// neighbouring ones run fused in one pass (run_steps) instead of one pass each.
+struct element_step {
+  enum class kind : std::uint8_t { cast, scale_offset_encode, scale_offset_decode };
+  kind op = kind::cast;
+  data_type from = data_type::float64;  // the input type
+  data_type to = data_type::float64;    // the output type (== from for scale_offset)
+  rounding_mode rounding = rounding_mode::nearest_even;      // cast
+  out_of_range_mode out_of_range = out_of_range_mode::error;  // cast
+  std::uint64_t offset = 0;  // scale_offset: raw bits
+  std::uint64_t scale = 0;
+};
+
+// Runs `steps` (each step's `to` is the next one's `from`) over every element of `in` into
+// `out`, which must not overlap; the result is exactly that of running the steps' kernels one
+// after the other. Float32/float64 scale_offset fused with a nearest-even cast to a narrower
+// integer (encode), and an exact integer-to-float cast fused with scale_offset (decode), run
+// as one vectorised loop; anything else goes block by block through cache-sized buffers.
+[[nodiscard]] kernel_result run_steps(std::span<const element_step> steps, std::span<const std::byte> in,
+                                      std::span<std::byte> out);
 
 // The raw bits of the element at `p` (masked to the type's width) and the inverse, which writes
 // the in-memory form (sign-extended byte for int2/int4).

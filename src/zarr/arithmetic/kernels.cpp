@@ -188,25 +188,28 @@ struct narrow_float {
 };
 
 // float32 (to 16-bit) and float64 (to 32-bit) integers, nearest-even, error or clamp: the
-// 1.5·2^p trick rounds in the current (nearest-even) floating-point mode.
+// 1.5·2^p trick rounds in the current (nearest-even) floating-point mode. Flags in `bad` a
+// non-finite value and, unless clamping, one out of range.
 template <class Src, class Int>
-bool float_to_int(const Src* x, Int* y, std::size_t m, bool clamp) {
+inline Int round_to_int(Src v, bool clamp, unsigned& bad) {
   constexpr Src lo = static_cast<Src>(std::numeric_limits<Int>::min()) - 1;
   constexpr Src hi = static_cast<Src>(std::numeric_limits<Int>::max()) + 1;
   constexpr Src magic = sizeof(Src) == 4 ? 12582912.0f : 6755399441055744.0;
   constexpr Src min = std::numeric_limits<Int>::min(), max = std::numeric_limits<Int>::max();
+  const bool finite = std::fabs(v) <= std::numeric_limits<Src>::max();
+  Src c = v < lo ? lo : v;
+  c = c > hi ? hi : c;
+  c = finite ? c : Src{0};
+  const Src r = (c + magic) - magic;
+  const bool below = r < min, above = r > max;
+  bad |= static_cast<unsigned>(!finite) | static_cast<unsigned>(!clamp && (below || above));
+  return static_cast<Int>(below ? min : above ? max : r);
+}
+
+template <class Src, class Int>
+bool float_to_int(const Src* x, Int* y, std::size_t m, bool clamp) {
   unsigned bad = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    const Src v = x[i];
-    const bool finite = std::fabs(v) <= std::numeric_limits<Src>::max();
-    Src c = v < lo ? lo : v;
-    c = c > hi ? hi : c;
-    c = finite ? c : Src{0};
-    const Src r = (c + magic) - magic;
-    const bool below = r < min, above = r > max;
-    y[i] = static_cast<Int>(below ? min : above ? max : r);
-    bad |= static_cast<unsigned>(!finite) | static_cast<unsigned>(!clamp && (below || above));
-  }
+  for (std::size_t i = 0; i < m; ++i) y[i] = round_to_int<Src, Int>(x[i], clamp, bad);
   return bad != 0;
 }
 
@@ -370,26 +373,25 @@ bool integer_scale_offset(const T* x, T* y, std::size_t m, direction d, T offset
   return bad != 0;
 }
 
-// float64 natively and float32 in double (exact once rounded back, double has 2p+2 bits).
+// float32 and float64 in their own arithmetic: each IEEE operation is rounded once, as the
+// exact-then-rounded definition asks.
 template <class T>
 bool float_scale_offset(const T* x, T* y, std::size_t m, direction d, T offset, T scale) {
   using U = typename ieee_source<T>::bits_type;
   constexpr U canonical_nan = static_cast<U>(sizeof(T) == 4 ? 0x7fc00000u : 0x7ff8000000000000u);
-  using W = double;
+  constexpr T max = std::numeric_limits<T>::max();
   unsigned bad = 0;
-  const W off = offset, sc = scale;
-  const bool special_off = std::fabs(off) > std::numeric_limits<W>::max() || off != off;
-  const bool special_sc = std::fabs(sc) > std::numeric_limits<W>::max() || sc != sc || sc == 0;
+  const bool special_off = !(std::fabs(offset) <= max);
+  const bool special_sc = !(std::fabs(scale) <= max) || scale == 0;
   if (special_off || special_sc) return true;  // the scalar core decides (metadata rejects these)
   for (std::size_t i = 0; i < m; ++i) {
-    const W v = x[i];
-    const bool v_nan = v != v, v_inf = std::fabs(v) > std::numeric_limits<W>::max();
-    const T a = static_cast<T>(d == direction::encode ? v - off : v / sc);
-    const T b = static_cast<T>(d == direction::encode ? W(a) * sc : W(a) + off);
-    const bool b_inf = std::fabs(b) > std::numeric_limits<T>::max();
+    const T v = x[i];
+    const bool v_finite = std::fabs(v) <= max;
+    const T a = d == direction::encode ? v - offset : v / scale;
+    const T b = d == direction::encode ? a * scale : a + offset;
     // Finite operands (offset and scale are finite and scale non-zero): an infinite result
     // is an overflow; NaN comes only from a NaN input.
-    bad |= static_cast<unsigned>(b_inf & !v_inf & !v_nan);
+    bad |= static_cast<unsigned>(std::fabs(b) > max && v_finite);
     y[i] = b != b ? std::bit_cast<T>(canonical_nan) : b;
   }
   return bad != 0;
@@ -474,6 +476,215 @@ kernel_result scale_offset(data_type t, direction d, std::span<const std::byte> 
   }
 }
 
+// ---------------------------------------------------------------- fused steps
+
+template <class T>
+T load_at(const std::byte* p, std::size_t i) noexcept {
+  T v;
+  std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+  return v;
+}
+template <class T>
+void store_at(std::byte* p, std::size_t i, T v) noexcept {
+  std::memcpy(p + i * sizeof(T), &v, sizeof(T));
+}
+
+// One element through every step with the scalar core: its result bits (in-memory form of the
+// last type), or the failing step with that step's input.
+kernel_result one_through_steps(std::span<const element_step> steps, std::uint64_t raw, std::uint64_t& result) {
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const auto& st = steps[s];
+    numeric_result r;
+    switch (st.op) {
+      case element_step::kind::cast: r = cast(st.from, raw, st.to, st.rounding, st.out_of_range); break;
+      case element_step::kind::scale_offset_encode:
+        r = scale_offset_one(st.from, direction::encode, raw, st.offset & width_mask(st.from), st.scale & width_mask(st.from));
+        break;
+      case element_step::kind::scale_offset_decode:
+        r = scale_offset_one(st.from, direction::decode, raw, st.offset & width_mask(st.from), st.scale & width_mask(st.from));
+        break;
+    }
+    if (!r.ok()) return {false, 0, raw, r.error, s};
+    raw = r.bits & width_mask(st.to);
+  }
+  result = memory_form(steps.back().to, raw);
+  return {};
+}
+
+// The fused loop skeleton: `fast(in, out, start, m)` converts elements [start, start + m)
+// straight between the caller's buffers and returns true if any may have failed; such a
+// block is redone element by element with the scalar core.
+template <class In, class Out, class Fast>
+kernel_result run_fused(std::span<const element_step> steps, const std::byte* in, std::byte* out, std::size_t n,
+                        Fast&& fast) {
+  const std::uint64_t mask = width_mask(steps.front().from);
+  for (std::size_t start = 0; start < n; start += block) {
+    const std::size_t m = std::min(block, n - start);
+    if (!fast(in, out, start, m)) continue;
+    for (std::size_t i = start; i < start + m; ++i) {
+      const std::uint64_t raw = raw_of(load_at<In>(in, i)) & mask;
+      std::uint64_t result = 0;
+      if (auto r = one_through_steps(steps, raw, result); !r.ok) {
+        r.index = i;
+        return r;
+      }
+      store_at<Out>(out, i, of_raw<Out>(result));
+    }
+  }
+  return {};
+}
+
+// (x - offset) * scale in T, then nearest-even to Int (error or clamp). Anything unusual (a
+// NaN or infinite product, or out of range unless clamping) sends the block to the core, so
+// the loop is a handful of vector instructions: no blends, which SSE2 lacks.
+template <class T, class Int, bool Clamp>
+kernel_result fused_encode_as(std::span<const element_step> steps, const std::byte* in, std::byte* out, std::size_t n) {
+  const T off = of_raw<T>(steps[0].offset), sc = of_raw<T>(steps[0].scale);
+  constexpr T max = std::numeric_limits<T>::max();
+  constexpr T magic = sizeof(T) == 4 ? 12582912.0f : 6755399441055744.0;
+  constexpr T lo = std::numeric_limits<Int>::min(), hi = std::numeric_limits<Int>::max();
+  const bool special = !(std::fabs(off) <= max) || !(std::fabs(sc) <= max) || sc == 0;
+  return run_fused<T, Int>(steps, in, out, n, [=](const std::byte* x, std::byte* y, std::size_t start, std::size_t m) {
+    if (special) return true;
+    unsigned bad = 0;
+    for (std::size_t i = start; i < start + m; ++i) {
+      const T a = load_at<T>(x, i) - off;
+      const T b = a * sc;
+      const T r = (b + magic) - magic;  // nearest-even; |b| >= 2^23 (2^52) is out of range anyway
+      if constexpr (Clamp)
+        bad |= static_cast<unsigned>(!(std::fabs(b) <= max));
+      else
+        bad |= static_cast<unsigned>(!(r >= lo) | !(r <= hi));
+      const T c = r > lo ? r : lo;  // NaN gives lo: the conversion below is always defined
+      store_at<Int>(y, i, static_cast<Int>(c < hi ? c : hi));
+    }
+    return bad != 0;
+  });
+}
+
+template <class T, class Int>
+kernel_result fused_encode(std::span<const element_step> steps, const std::byte* in, std::byte* out, std::size_t n) {
+  return steps[1].out_of_range == out_of_range_mode::clamp ? fused_encode_as<T, Int, true>(steps, in, out, n)
+                                                           : fused_encode_as<T, Int, false>(steps, in, out, n);
+}
+
+// Int to T (exact), then x / scale + offset in T.
+template <class Int, class T>
+kernel_result fused_decode(std::span<const element_step> steps, const std::byte* in, std::byte* out, std::size_t n) {
+  const T off = of_raw<T>(steps[1].offset), sc = of_raw<T>(steps[1].scale);
+  constexpr T max = std::numeric_limits<T>::max();
+  const bool special = !(std::fabs(off) <= max) || !(std::fabs(sc) <= max) || sc == 0;
+  return run_fused<Int, T>(steps, in, out, n, [=](const std::byte* x, std::byte* y, std::size_t start, std::size_t m) {
+    if (special) return true;
+    unsigned bad = 0;
+    for (std::size_t i = start; i < start + m; ++i) {
+      const T a = static_cast<T>(load_at<Int>(x, i)) / sc;
+      const T b = a + off;
+      bad |= static_cast<unsigned>(!(std::fabs(b) <= max));
+      store_at<T>(y, i, b);
+    }
+    return bad != 0;
+  });
+}
+
+template <class T>
+kernel_result fused_encode_to(std::span<const element_step> steps, const std::byte* in, std::byte* out, std::size_t n,
+                              bool& handled) {
+  handled = true;
+  switch (steps[1].to) {
+    case data_type::int8: return fused_encode<T, std::int8_t>(steps, in, out, n);
+    case data_type::uint8: return fused_encode<T, std::uint8_t>(steps, in, out, n);
+    case data_type::int16: return fused_encode<T, std::int16_t>(steps, in, out, n);
+    case data_type::uint16: return fused_encode<T, std::uint16_t>(steps, in, out, n);
+    case data_type::int32:
+      if constexpr (sizeof(T) == 8) return fused_encode<T, std::int32_t>(steps, in, out, n);
+      break;
+    case data_type::uint32:
+      if constexpr (sizeof(T) == 8) return fused_encode<T, std::uint32_t>(steps, in, out, n);
+      break;
+    default: break;
+  }
+  handled = false;
+  return {};
+}
+
+template <class T>
+kernel_result fused_decode_from(std::span<const element_step> steps, const std::byte* in, std::byte* out, std::size_t n,
+                                bool& handled) {
+  handled = true;
+  switch (steps[0].from) {
+    case data_type::int8: return fused_decode<std::int8_t, T>(steps, in, out, n);
+    case data_type::uint8: return fused_decode<std::uint8_t, T>(steps, in, out, n);
+    case data_type::int16: return fused_decode<std::int16_t, T>(steps, in, out, n);
+    case data_type::uint16: return fused_decode<std::uint16_t, T>(steps, in, out, n);
+    case data_type::int32:
+      if constexpr (sizeof(T) == 8) return fused_decode<std::int32_t, T>(steps, in, out, n);
+      break;
+    case data_type::uint32:
+      if constexpr (sizeof(T) == 8) return fused_decode<std::uint32_t, T>(steps, in, out, n);
+      break;
+    default: break;
+  }
+  handled = false;
+  return {};
+}
+
+// The fused fast paths, when `steps` is one of them.
+kernel_result fused(std::span<const element_step> steps, const std::byte* in, std::byte* out, std::size_t n,
+                    bool& handled) {
+  handled = false;
+  if (steps.size() != 2) return {};
+  const auto& a = steps[0];
+  const auto& b = steps[1];
+  if (a.op == element_step::kind::scale_offset_encode && b.op == element_step::kind::cast &&
+      b.rounding == rounding_mode::nearest_even && b.out_of_range != out_of_range_mode::wrap) {
+    if (a.from == data_type::float32) return fused_encode_to<float>(steps, in, out, n, handled);
+    if (a.from == data_type::float64) return fused_encode_to<double>(steps, in, out, n, handled);
+  }
+  // Integers of up to 16 bits (float32) or 32 bits (float64) convert exactly, in any mode.
+  if (a.op == element_step::kind::cast && b.op == element_step::kind::scale_offset_decode) {
+    if (a.to == data_type::float32) return fused_decode_from<float>(steps, in, out, n, handled);
+    if (a.to == data_type::float64) return fused_decode_from<double>(steps, in, out, n, handled);
+  }
+  return {};
+}
+
+// Any steps: block by block, each step's kernel between two cache-resident buffers.
+kernel_result staged(std::span<const element_step> steps, const std::byte* in, std::byte* out, std::size_t n) {
+  constexpr std::size_t chunk = 2048;
+  alignas(64) std::byte buffers[2][chunk * 8];
+  const auto run_one = [](const element_step& st, std::span<const std::byte> x, std::span<std::byte> y) {
+    switch (st.op) {
+      case element_step::kind::cast: return cast_elements(st.from, x, st.to, y, st.rounding, st.out_of_range);
+      case element_step::kind::scale_offset_encode: return scale_offset_encode(st.from, x, y, st.offset, st.scale);
+      case element_step::kind::scale_offset_decode: return scale_offset_decode(st.from, x, y, st.offset, st.scale);
+    }
+    return kernel_result{};
+  };
+  const auto in_size = static_cast<std::size_t>(info(steps.front().from).size);
+  for (std::size_t start = 0; start < n; start += chunk) {
+    // A step failing at element k leaves the later steps only the elements before k, one of
+    // which may fail earlier in element order: the last failure seen is the first element's.
+    std::size_t m = std::min(chunk, n - start);
+    kernel_result failure;
+    const std::byte* x = in + start * in_size;
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const auto x_size = static_cast<std::size_t>(info(steps[s].from).size);
+      const auto y_size = static_cast<std::size_t>(info(steps[s].to).size);
+      std::byte* y = s + 1 == steps.size() ? out + start * y_size : buffers[s % 2];
+      if (auto r = run_one(steps[s], {x, m * x_size}, {y, m * y_size}); !r.ok) {
+        m = r.index;
+        failure = r;
+        failure.index += start;
+        failure.step = s;
+      }
+      x = y;
+    }
+    if (!failure.ok) return failure;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::uint64_t load_raw(data_type t, const std::byte* p) noexcept {
@@ -537,6 +748,29 @@ kernel_result scale_offset_encode(data_type t, std::span<const std::byte> in, st
 kernel_result scale_offset_decode(data_type t, std::span<const std::byte> in, std::span<std::byte> out,
                                   std::uint64_t offset, std::uint64_t scale) {
   return scale_offset(t, direction::decode, in, out, offset, scale);
+}
+
+kernel_result run_steps(std::span<const element_step> steps, std::span<const std::byte> in, std::span<std::byte> out) {
+  if (steps.empty()) throw error(errc::invalid_argument, "run_steps: expected at least one step");
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const auto& st = steps[s];
+    const bool same = st.op == element_step::kind::cast || st.from == st.to;
+    const bool chained = s == 0 || steps[s - 1].to == st.from;
+    if (!is_numeric(st.from) || !is_numeric(st.to) || !same || !chained || info(st.to).size > 8)
+      throw error(errc::invalid_argument, "run_steps: expected numeric steps, each taking the type the previous one gives");
+  }
+  const auto in_size = static_cast<std::size_t>(info(steps.front().from).size);
+  const auto out_size = static_cast<std::size_t>(info(steps.back().to).size);
+  const std::size_t n = in.size() / in_size;
+  if (in.size() % in_size != 0 || out.size() != n * out_size)
+    throw error(errc::invalid_argument, "run_steps: expected an output of " + std::to_string(n * out_size) + " bytes for " +
+                                            std::to_string(in.size()) + " input bytes, got " + std::to_string(out.size()));
+  if (in.data() < out.data() + out.size() && out.data() < in.data() + in.size())
+    throw error(errc::invalid_argument, "run_steps: expected separate buffers, got overlapping ones");
+  if (n == 0) return {};
+  bool handled = false;
+  if (auto r = fused(steps, in.data(), out.data(), n, handled); handled) return r;
+  return staged(steps, in.data(), out.data(), n);
 }
 
 }  // namespace zarr

@@ -1,6 +1,7 @@
 // zarr.arithmetic.kernels: the bulk loops give bit-identical results to the scalar core on the
 // cast vectors (every source group, mode and out_of_range option), on float32 inputs (fast
-// paths) and on scale_offset inputs of every type, and report the first failing element.
+// paths) and on scale_offset inputs of every type, and report the first failing element;
+// run_steps (fused and staged) gives what the steps give one by one, failures included.
 #include <boost/test/unit_test.hpp>
 #include <bit>
 #include <cstddef>
@@ -304,6 +305,170 @@ BOOST_AUTO_TEST_CASE(scale_offset_works_in_place_and_reports_inexact_division) {
   const auto o = zarr::scale_offset_encode(data_type::int64, std::as_bytes(std::span(big)),
                                            std::as_writable_bytes(std::span(big)), static_cast<std::uint64_t>(-1), 2);
   BOOST_TEST((o.error == zarr::numeric_errc::positive_overflow));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+// The reference for run_steps: each element through every step with the scalar core.
+struct step_outcome {
+  bool ok = true;
+  std::uint64_t bits = 0;   // the last step's result
+  std::size_t step = 0;     // else: the failing step,
+  std::uint64_t value = 0;  // its input
+  zarr::numeric_errc error = zarr::numeric_errc::none;
+};
+
+step_outcome through_steps(std::span<const zarr::element_step> steps, std::uint64_t raw) {
+  using kind = zarr::element_step::kind;
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const auto& st = steps[s];
+    zarr::numeric_result r;
+    if (st.op == kind::cast) {
+      r = zarr::cast(st.from, raw, st.to, st.rounding, st.out_of_range);
+    } else if (st.op == kind::scale_offset_encode) {
+      r = zarr::arithmetic(st.from, zarr::arith_op::subtract, raw, st.offset);
+      if (r.ok()) r = zarr::arithmetic(st.from, zarr::arith_op::multiply, r.bits, st.scale);
+    } else {
+      r = zarr::arithmetic(st.from, zarr::arith_op::divide, raw, st.scale);
+      if (r.ok()) r = zarr::arithmetic(st.from, zarr::arith_op::add, r.bits, st.offset);
+    }
+    if (!r.ok()) return {false, 0, s, raw, r.error};
+    raw = r.bits;
+  }
+  return {true, raw};
+}
+
+// run_steps over `raws`: the first failure as the reference finds it, then (without the
+// failing elements) every result bit for bit. Returns the number of mismatches (reported).
+int compare_steps(const std::vector<zarr::element_step>& steps, const raw_list& raws, const std::string& label) {
+  int bad = 0;
+  auto report = [&](const std::string& what) {
+    if (++bad <= 5) BOOST_ERROR(label << ": " << what);
+  };
+  const auto from = steps.front().from, to = steps.back().to;
+  const auto out_size = static_cast<std::size_t>(zarr::info(to).size);
+  for (int pass = 0; pass < 2; ++pass) {
+    raw_list inputs;
+    std::vector<step_outcome> expected;
+    for (auto raw : raws) {
+      const auto e = through_steps(steps, raw & mask_of(from));
+      if (pass == 1 && !e.ok) continue;
+      inputs.push_back(raw & mask_of(from));
+      expected.push_back(e);
+    }
+    std::size_t first = inputs.size();
+    for (std::size_t i = 0; i < inputs.size() && first == inputs.size(); ++i)
+      if (!expected[i].ok) first = i;
+    const auto in = to_memory(from, inputs);
+    std::vector<std::byte> out(inputs.size() * out_size, std::byte{0xa5});
+    const auto r = zarr::run_steps(steps, in, out);
+    if (first == inputs.size()) {
+      if (!r.ok) report("failed at element " + std::to_string(r.index) + " where the core did not");
+    } else if (r.ok) {
+      report("succeeded where the core fails at " + std::to_string(first));
+    } else if (r.index != first || r.step != expected[first].step || r.value != expected[first].value ||
+               r.error != expected[first].error) {
+      report("failure at element " + std::to_string(r.index) + " step " + std::to_string(r.step) + " (" +
+             std::string(zarr::to_string(r.error)) + "), the core: element " + std::to_string(first) + " step " +
+             std::to_string(expected[first].step) + " (" + std::string(zarr::to_string(expected[first].error)) + ")");
+    }
+    std::byte want[8];
+    for (std::size_t i = 0; i < first; ++i) {
+      zarr::store_raw(to, want, expected[i].bits);
+      if (std::memcmp(want, out.data() + i * out_size, out_size) != 0)
+        report("element " + std::to_string(i) + " input " + std::to_string(inputs[i]) + ": got " +
+               std::to_string(zarr::load_raw(to, out.data() + i * out_size)) + ", the core " + std::to_string(expected[i].bits));
+    }
+  }
+  return bad;
+}
+
+zarr::element_step scale_offset_step(data_type t, bool encoding, double offset, double scale) {
+  zarr::element_step s;
+  s.op = encoding ? zarr::element_step::kind::scale_offset_encode : zarr::element_step::kind::scale_offset_decode;
+  s.from = s.to = t;
+  s.offset = zarr::cast(data_type::float64, double_bits(offset), t).bits;
+  s.scale = zarr::cast(data_type::float64, double_bits(scale), t).bits;
+  return s;
+}
+
+zarr::element_step cast_step(data_type from, data_type to, zarr::rounding_mode mode, zarr::out_of_range_mode oor) {
+  zarr::element_step s;
+  s.from = from;
+  s.to = to;
+  s.rounding = mode;
+  s.out_of_range = oor;
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(run_steps)
+
+BOOST_AUTO_TEST_CASE(matches_the_scalar_core_fused_and_staged) {
+  using zarr::out_of_range_mode;
+  using zarr::rounding_mode;
+  random_bits rng;
+  // Values around the integer ranges (both signs, halves for the ties), and the specials.
+  raw_list f32, f64;
+  for (int i = 0; i < 6000; ++i) {
+    const double v = (static_cast<double>(rng() % 2000001) - 1000000.0) / 64.0;
+    f32.push_back(zarr::cast(data_type::float64, double_bits(v), data_type::float32).bits);
+    f64.push_back(double_bits(v));
+  }
+  for (double v : {0.0, -0.0, 1e300, -1e300, 3e38}) {
+    f64.push_back(double_bits(v));
+    f32.push_back(zarr::cast(data_type::float64, double_bits(v), data_type::float32, rounding_mode::nearest_even,
+                             out_of_range_mode::clamp).bits);
+  }
+  for (std::uint64_t special : {0x7fc00000u, 0xff800000u, 0x7f800000u}) f32.push_back(special);
+  for (std::uint64_t special : {0x7ff8000000000000u, 0xfff0000000000000u}) f64.push_back(special);
+  int bad = 0;
+  const char* ints[] = {"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint4"};
+  for (auto t : {data_type::float32, data_type::float64}) {
+    const auto& values = t == data_type::float32 ? f32 : f64;
+    for (const char* name : ints) {
+      const auto to = zarr::data_type_from_name(name);
+      for (auto oor : {out_of_range_mode::error, out_of_range_mode::clamp, out_of_range_mode::wrap})
+        for (auto mode : {rounding_mode::nearest_even, rounding_mode::towards_zero})
+          for (auto [o, s] : {std::pair{0.0, 1.0}, {-20.0, 4.0}, {100.0, 0.01}, {0.0, 1e37}}) {
+            const std::vector steps{scale_offset_step(t, true, o, s), cast_step(t, to, mode, oor)};
+            const auto label = std::string(zarr::name(t)) + " -> " + name + " " + std::string(zarr::to_string(mode)) + " " +
+                               std::string(zarr::to_string(oor)) + " offset " + std::to_string(o) + " scale " + std::to_string(s);
+            bad += compare_steps(steps, values, label + " encode");
+          }
+      // Decoding: every integer's pattern (random for the wide ones) to the float and back.
+      raw_list patterns;
+      for (int i = 0; i < 5000; ++i) patterns.push_back(rng());
+      for (auto [o, s] : {std::pair{-20.0, 4.0}, {0.5, 3.0}, {1e30, 1e-30}}) {
+        const std::vector steps{cast_step(to, t, rounding_mode::nearest_even, out_of_range_mode::error),
+                                scale_offset_step(t, false, o, s)};
+        bad += compare_steps(steps, patterns, std::string(name) + " -> " + std::string(zarr::name(t)) + " decode offset " +
+                                                  std::to_string(o));
+      }
+    }
+  }
+  // Three steps, only staged: float64 -> scaled -> float16 -> uint8.
+  const std::vector three{scale_offset_step(data_type::float64, true, -20.0, 4.0),
+                          cast_step(data_type::float64, data_type::float16, rounding_mode::nearest_even, out_of_range_mode::error),
+                          cast_step(data_type::float16, data_type::uint8, rounding_mode::nearest_even, out_of_range_mode::error)};
+  bad += compare_steps(three, f64, "float64 -> float16 -> uint8");
+  BOOST_TEST(bad == 0);
+}
+
+BOOST_AUTO_TEST_CASE(rejects_steps_that_do_not_chain_and_overlapping_buffers) {
+  using zarr::out_of_range_mode;
+  using zarr::rounding_mode;
+  const std::vector broken{scale_offset_step(data_type::float32, true, 0, 1),
+                           cast_step(data_type::float64, data_type::uint8, rounding_mode::nearest_even, out_of_range_mode::error)};
+  std::vector<std::byte> in(8), out(2);
+  ZARR_CHECK_ERROR(zarr::run_steps(broken, in, out), zarr::errc::invalid_argument, "each taking the type the previous one gives");
+  const std::vector fine{scale_offset_step(data_type::float32, true, 0, 1),
+                         cast_step(data_type::float32, data_type::uint8, rounding_mode::nearest_even, out_of_range_mode::error)};
+  ZARR_CHECK_ERROR(zarr::run_steps(fine, in, std::span(out).first(1)), zarr::errc::invalid_argument, "expected an output of 2 bytes");
+  ZARR_CHECK_ERROR(zarr::run_steps(fine, in, std::span(in).first(2)), zarr::errc::invalid_argument, "overlapping");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -81,7 +81,7 @@ BOOST_AUTO_TEST_CASE(has_a_fixed_encoded_size) {
 
 BOOST_AUTO_TEST_CASE(round_trips_an_empty_chunk) {
   const auto c = chain(int32_crc, spec({0}, data_type::int32));
-  const auto out = c.encode({});
+  const auto out = c.encode(zarr::bytes{});
   BOOST_TEST(same(out, octets({0, 0, 0, 0})));
   BOOST_TEST(c.decode(out).empty());
 }

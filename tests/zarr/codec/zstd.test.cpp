@@ -14,8 +14,8 @@ using zarr::errc;
 
 namespace {
 
-zarr::zstd_codec zstd(int level, bool checksum = false, std::uint64_t limit = zarr::zstd_max_decoded_size) {
-  return zarr::zstd_codec(zarr::zstd_configuration{level, checksum}, "codecs[1]", limit);
+zarr::zstd_codec zstd(int level, bool checksum = false) {
+  return zarr::zstd_codec(zarr::zstd_configuration{level, checksum}, "codecs[1]");
 }
 
 std::string zstd_chain(std::string_view configuration) {
@@ -124,16 +124,16 @@ BOOST_AUTO_TEST_CASE(rejects_garbage) {
 }
 
 BOOST_AUTO_TEST_CASE(checks_a_declared_size_against_the_limit_before_allocating) {
-  ZARR_CHECK_ERROR(zstd(3, false, 16).decode(cli_sized), errc::corrupt_chunk,
+  ZARR_CHECK_ERROR(zstd(3).decode(cli_sized, 16), errc::corrupt_chunk,
                    "a frame declaring 58 bytes, more than the decoding limit of 16");
-  BOOST_TEST(same(zstd(3, false, 58).decode(cli_sized), plain));
+  BOOST_TEST(same(zstd(3).decode(cli_sized, 58), plain));
   // A frame header claiming 2^40 bytes (Frame_Content_Size 8 bytes), and nothing else.
   const auto liar = octets({0x28, 0xb5, 0x2f, 0xfd, 0xE0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00});
   ZARR_CHECK_ERROR(zstd(3).decode(liar), errc::corrupt_chunk, "more than the decoding limit");
 }
 
 BOOST_AUTO_TEST_CASE(stops_an_unsized_stream_at_the_limit) {
-  ZARR_CHECK_ERROR(zstd(3, false, 40).decode(cli_streamed_checksum), errc::corrupt_chunk,
+  ZARR_CHECK_ERROR(zstd(3).decode(cli_streamed_checksum, 40), errc::corrupt_chunk,
                    "more than 40 bytes of output (the decoding limit)");
 }
 

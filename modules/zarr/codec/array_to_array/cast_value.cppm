@@ -79,6 +79,9 @@ class cast_value_codec final : public array_to_array_codec {
   // scalar_map nor the cast can convert, naming the codec, the element index and its value.
   [[nodiscard]] bytes encode(bytes in) const override;
   [[nodiscard]] bytes decode(bytes in) const override;
+  // Elementwise in each direction without a scalar_map.
+  [[nodiscard]] std::optional<element_step> step(bool encoding) const override;
+  [[noreturn]] void throw_step_error(const kernel_result& r, bool encoding) const override;
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
   [[nodiscard]] const cast_value_configuration& configuration() const noexcept { return config_; }

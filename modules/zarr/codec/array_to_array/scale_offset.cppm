@@ -47,6 +47,9 @@ class scale_offset_codec final : public array_to_array_codec {
   // zarr::error naming the codec, the element index and its value.
   [[nodiscard]] bytes encode(bytes in) const override;
   [[nodiscard]] bytes decode(bytes in) const override;
+  // Elementwise, except for the identity and float8_e8m0fnu without an offset.
+  [[nodiscard]] std::optional<element_step> step(bool encoding) const override;
+  [[noreturn]] void throw_step_error(const kernel_result& r, bool encoding) const override;
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
   [[nodiscard]] const scale_offset_configuration& configuration() const noexcept { return config_; }
@@ -54,7 +57,6 @@ class scale_offset_codec final : public array_to_array_codec {
  private:
   // In place; never throws per element: reports the first failing one.
   [[nodiscard]] kernel_result transform(std::span<std::byte> buffer, bool encoding) const;
-  [[noreturn]] void throw_element_error(const kernel_result& r, bool encoding) const;
 
   scale_offset_configuration config_;
   chunk_spec decoded_;

@@ -38,10 +38,12 @@ class bytes_codec final : public array_to_bytes_codec {
   // types of at most 8 bits (the byte order does not apply to them).
   [[nodiscard]] boost::json::value to_json() const override;
   // `array` must hold decoded().byte_size() bytes (errc::invalid_argument otherwise).
-  [[nodiscard]] bytes encode(const bytes& array) const override;
+  [[nodiscard]] bytes encode(std::span<const std::byte> array) const override;
   // errc::corrupt_chunk when `encoded` is not exactly the expected size, or holds a bool
   // other than 0 or 1.
   [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
+  // Native byte order and types whose memory form is their stored byte: nothing to do.
+  [[nodiscard]] bool as_is() const noexcept override;
   [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept override { return decoded_.byte_size(); }
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }

@@ -57,7 +57,7 @@ class packbits_codec final : public array_to_bytes_codec {
   // `array` must hold decoded().byte_size() bytes (errc::invalid_argument otherwise). For an
   // integer type whose bits are limited by first_bit/last_bit, an element that would not
   // decode to itself is errc::out_of_range naming the element and value (never wrapped).
-  [[nodiscard]] bytes encode(const bytes& array) const override;
+  [[nodiscard]] bytes encode(std::span<const std::byte> array) const override;
   // errc::corrupt_chunk when `encoded` is not exactly encoded_size() bytes or its padding
   // byte is not the number of padding bits.
   [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;

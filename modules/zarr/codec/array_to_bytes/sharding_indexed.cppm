@@ -36,8 +36,10 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] std::string_view name() const noexcept override { return "sharding_indexed"; }
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return shard_; }
-  [[nodiscard]] bytes encode(const bytes& shard) const override;
+  [[nodiscard]] bytes encode(std::span<const std::byte> shard) const override;
   [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
+  // The index and every inner chunk at its largest.
+  [[nodiscard]] std::uint64_t max_encoded_size() const noexcept override;
   // Reads the index, then only the inner chunks that meet `r`.
   [[nodiscard]] bool decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const override;
 

@@ -46,15 +46,20 @@ class blosc_codec final : public bytes_to_bytes_codec {
   [[nodiscard]] boost::json::value to_json() const override;
   // errc::invalid_argument for inputs over c-blosc's limit (2^31 - 1 - 16 bytes).
   [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
-  // Validates the blosc header against the input before allocating; errc::corrupt_chunk for
-  // anything c-blosc cannot decode.
-  [[nodiscard]] bytes decode(std::span<const std::byte> in) const override;
+  // Straight into `out` when the header declares its size.
+  void decode_into(std::span<const std::byte> in, std::span<std::byte> out) const override;
 
   [[nodiscard]] const blosc_configuration& configuration() const noexcept { return config_; }
 
  private:
   blosc_configuration config_;
   std::string where_;
+
+  // Validates the blosc header against the input and `limit` before allocating;
+  // errc::corrupt_chunk for anything c-blosc cannot decode.
+  [[nodiscard]] bytes decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const override;
+  // The decoded size the header declares, after validating it.
+  [[nodiscard]] std::size_t declared_size(std::span<const std::byte> in, std::uint64_t limit) const;
 };
 
 // The compressor names the linked c-blosc supports, comma separated ("blosclz,lz4,...").

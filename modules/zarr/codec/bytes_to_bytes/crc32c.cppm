@@ -42,15 +42,20 @@ class crc32c_codec final : public bytes_to_bytes_codec {
   // {"name": "crc32c", "configuration": {}}
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
-  // Verifies and strips the checksum; errc::corrupt_chunk when it does not match or the
-  // input is shorter than 4 bytes.
-  [[nodiscard]] bytes decode(std::span<const std::byte> in) const override;
+  // Verifies the checksum and copies the rest into `out`.
+  void decode_into(std::span<const std::byte> in, std::span<std::byte> out) const override;
   [[nodiscard]] std::optional<std::uint64_t> encoded_size(std::uint64_t decoded_size) const noexcept override {
     return decoded_size + 4;
   }
 
  private:
   std::string where_;
+
+  // Verifies and strips the checksum; errc::corrupt_chunk when it does not match or the
+  // input is shorter than 4 bytes (or longer than `limit` + 4).
+  [[nodiscard]] bytes decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const override;
+  // The body after checking its checksum.
+  [[nodiscard]] std::span<const std::byte> checked_body(std::span<const std::byte> in) const;
 };
 
 // The registry's factory.

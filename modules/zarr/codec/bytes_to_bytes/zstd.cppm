@@ -16,11 +16,6 @@ export import zarr.codec;
 
 export namespace zarr {
 
-// Decoding stops with errc::corrupt_chunk once the output would exceed this many bytes
-// (4 GiB): a frame that declares a larger content size is rejected before anything is
-// allocated, and a frame without one is decoded into a progressively grown buffer.
-inline constexpr std::uint64_t zstd_max_decoded_size = std::uint64_t{1} << 32;
-
 // The JSON configuration: {"level": -131072..22, "checksum": bool}.
 struct zstd_configuration {
   int level = 0;
@@ -33,23 +28,26 @@ struct zstd_configuration {
 class zstd_codec final : public bytes_to_bytes_codec {
  public:
   // errc::invalid_argument when the level is outside -131072..22. `where` names the codec
-  // in messages ("codecs[1]"); `max_decoded_size` bounds the output of decode().
-  zstd_codec(const zstd_configuration& config, std::string where, std::uint64_t max_decoded_size = zstd_max_decoded_size);
+  // in messages ("codecs[1]").
+  zstd_codec(const zstd_configuration& config, std::string where);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "zstd"; }
   // "checksum" is written only when true (codec-zstd.md: "Should be omitted if false").
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
-  // One or more frames; errc::corrupt_chunk for invalid or truncated data, a wrong
-  // checksum, or more than max_decoded_size bytes of output.
-  [[nodiscard]] bytes decode(std::span<const std::byte> in) const override;
+  // Straight into `out`; a frame declaring another content size is refused unread.
+  void decode_into(std::span<const std::byte> in, std::span<std::byte> out) const override;
 
   [[nodiscard]] const zstd_configuration& configuration() const noexcept { return config_; }
 
  private:
   zstd_configuration config_;
   std::string where_;
-  std::uint64_t max_decoded_size_;
+
+  // One or more frames; errc::corrupt_chunk for invalid or truncated data, a wrong
+  // checksum, or more than `limit` bytes of output: a frame declaring a larger content size
+  // is refused before anything is allocated; one without is decoded into a growing buffer.
+  [[nodiscard]] bytes decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const override;
 };
 
 // The registry's factory.

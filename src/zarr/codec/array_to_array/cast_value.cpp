@@ -330,13 +330,30 @@ bytes cast_value_codec::decode(bytes in) const {
   return run(decode_, std::move(in));
 }
 
+std::optional<element_step> cast_value_codec::step(bool encoding) const {
+  const auto& d = encoding ? encode_ : decode_;
+  if (!d.map.empty()) return std::nullopt;
+  element_step s;
+  s.op = element_step::kind::cast;
+  s.from = d.from;
+  s.to = d.to;
+  s.rounding = d.rounding;
+  s.out_of_range = d.out_of_range;
+  return s;
+}
+
+void cast_value_codec::throw_step_error(const kernel_result& r, bool encoding) const {
+  const auto& d = encoding ? encode_ : decode_;
+  throw_cast_error(d.from, r.value, d.to, {0, r.error, false},
+                   where_ + " (cast_value), " + d.verb + " element " + std::to_string(r.index));
+}
+
 bytes cast_value_codec::run(const direction& d, bytes in) const {
   const auto in_size = static_cast<std::size_t>(info(d.from).size);
   const auto out_size = static_cast<std::size_t>(info(d.to).size);
   const std::size_t n = in.size() / in_size;
   const auto fail = [&](std::size_t index, std::uint64_t raw, numeric_errc why) {
-    throw_cast_error(d.from, raw, d.to, {0, why, false},
-                     where_ + " (cast_value), " + d.verb + " element " + std::to_string(index));
+    throw_step_error({false, index, raw, why}, &d == &encode_);
   };
   const auto check = [&](const kernel_result& r, std::size_t base) {
     if (!r.ok) fail(base + r.index, r.value, r.error);

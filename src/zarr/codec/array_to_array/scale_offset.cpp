@@ -147,7 +147,18 @@ kernel_result scale_offset_codec::transform(std::span<std::byte> buffer, bool en
   return r;
 }
 
-void scale_offset_codec::throw_element_error(const kernel_result& r, bool encoding) const {
+std::optional<element_step> scale_offset_codec::step(bool encoding) const {
+  if (identity_ || offset_table_) return std::nullopt;
+  const auto t = decoded_.type;
+  element_step s;
+  s.op = encoding ? element_step::kind::scale_offset_encode : element_step::kind::scale_offset_decode;
+  s.from = s.to = t;
+  s.offset = encoding ? encode_offset_ : decode_offset_;
+  s.scale = scale_;
+  return s;
+}
+
+void scale_offset_codec::throw_step_error(const kernel_result& r, bool encoding) const {
   const auto t = decoded_.type;
   throw error(to_errc(r.error), where_ + " (scale_offset) " + (encoding ? "encode" : "decode") + ", element " +
                                     std::to_string(r.index) + ": expected " +
@@ -168,7 +179,7 @@ bytes scale_offset_codec::encode(bytes in) const {
     throw error(errc::invalid_argument, where_ + " (scale_offset): expected a chunk of " +
                                             std::to_string(decoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
   if (identity_) return in;
-  if (const auto r = transform(in, true); !r.ok) throw_element_error(r, true);
+  if (const auto r = transform(in, true); !r.ok) throw_step_error(r, true);
   return in;
 }
 
@@ -177,7 +188,7 @@ bytes scale_offset_codec::decode(bytes in) const {
     throw error(errc::invalid_argument, where_ + " (scale_offset): expected a chunk of " +
                                             std::to_string(encoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
   if (identity_) return in;
-  if (const auto r = transform(in, false); !r.ok) throw_element_error(r, false);
+  if (const auto r = transform(in, false); !r.ok) throw_step_error(r, false);
   return in;
 }
 

@@ -105,7 +105,13 @@ json::value bytes_codec::to_json() const {
   return json::object{{"name", "bytes"}, {"configuration", std::move(config)}};
 }
 
-bytes bytes_codec::encode(const bytes& array) const {
+bool bytes_codec::as_is() const noexcept {
+  const auto& type = info(decoded_.type);
+  if (type.size == 1) return type.bits == 8 && decoded_.type != data_type::bool_;
+  return *endian_ == native_endian;
+}
+
+bytes bytes_codec::encode(std::span<const std::byte> array) const {
   const auto size = decoded_.byte_size();
   if (array.size() != size)
     throw error(errc::invalid_argument, where_ + " (bytes): expected a chunk of " + std::to_string(size) +

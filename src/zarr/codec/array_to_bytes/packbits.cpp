@@ -359,7 +359,7 @@ json::value packbits_codec::to_json() const {
                       {"configuration", json::object{{"padding_encoding", padding}, {"first_bit", first_}, {"last_bit", last_}}}};
 }
 
-bytes packbits_codec::encode(const bytes& array) const {
+bytes packbits_codec::encode(std::span<const std::byte> array) const {
   const auto size = decoded_.byte_size();
   if (array.size() != size)
     throw error(errc::invalid_argument, where_ + " (packbits): expected a chunk of " + std::to_string(size) +

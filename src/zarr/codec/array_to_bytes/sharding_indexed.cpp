@@ -97,7 +97,7 @@ json::value sharding_indexed_codec::to_json() const {
   return json::object{{"name", "sharding_indexed"}, {"configuration", config}};
 }
 
-bytes sharding_indexed_codec::encode(const bytes& shard) const {
+bytes sharding_indexed_codec::encode(std::span<const std::byte> shard) const {
   const auto size = static_cast<std::size_t>(info(shard_.type).size);
   const auto& inner_shape = config_.chunk_shape;
   const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill}.byte_size();
@@ -224,6 +224,13 @@ bool sharding_indexed_codec::decode_region(const range_reader& reader, const reg
     decode_inner(*stored, k, lo_in_inner, extent, out.data(), extent_out, out_start);
   });
   return true;
+}
+
+std::uint64_t sharding_indexed_codec::max_encoded_size() const noexcept {
+  const auto inner = inner_->max_encoded_size();
+  constexpr auto most = ~std::uint64_t{0};
+  if (inner != 0 && inner_count_ > (most - index_size_) / inner) return most;
+  return index_size_ + inner_count_ * inner;
 }
 
 std::unique_ptr<array_to_bytes_codec> make_sharding_indexed_codec(const codec_context& ctx) {

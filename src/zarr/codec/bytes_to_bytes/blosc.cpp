@@ -111,18 +111,33 @@ bytes blosc_codec::encode(std::span<const std::byte> in) const {
   return out;
 }
 
-bytes blosc_codec::decode(std::span<const std::byte> in) const {
+std::size_t blosc_codec::declared_size(std::span<const std::byte> in, std::uint64_t limit) const {
   std::size_t nbytes = 0;
   if (in.size() < BLOSC_MIN_HEADER_LENGTH || blosc_cbuffer_validate(in.data(), in.size(), &nbytes) != 0)
     throw error(errc::corrupt_chunk, where_ + " (blosc): expected a blosc buffer, got " + std::to_string(in.size()) +
                                          " bytes with an invalid header");
-  bytes out(nbytes);
-  if (nbytes == 0) return out;
+  if (nbytes > limit)
+    throw error(errc::corrupt_chunk, where_ + " (blosc): expected a blosc buffer of at most " + std::to_string(limit) +
+                                         " bytes (the decoding limit), got one declaring " + std::to_string(nbytes));
+  return nbytes;
+}
+
+bytes blosc_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const {
+  bytes out(declared_size(in, limit));
+  decode_into(in, out);
+  return out;
+}
+
+void blosc_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  const auto nbytes = declared_size(in, out.size());
+  if (nbytes != out.size())
+    throw error(errc::corrupt_chunk, where_ + " (blosc): expected a blosc buffer of " + std::to_string(out.size()) +
+                                         " bytes, got one declaring " + std::to_string(nbytes));
+  if (nbytes == 0) return;
   const int n = blosc_decompress_ctx(in.data(), out.data(), out.size(), 1);
   if (n < 0 || static_cast<std::size_t>(n) != nbytes)
     throw error(errc::corrupt_chunk, where_ + " (blosc): expected " + std::to_string(nbytes) +
                                          " bytes from the blosc buffer, got an error (" + std::to_string(n) + ")");
-  return out;
 }
 
 std::unique_ptr<bytes_to_bytes_codec> make_blosc_codec(const codec_context& ctx) {

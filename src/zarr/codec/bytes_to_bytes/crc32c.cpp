@@ -118,7 +118,7 @@ bytes crc32c_codec::encode(std::span<const std::byte> in) const {
   return out;
 }
 
-bytes crc32c_codec::decode(std::span<const std::byte> in) const {
+std::span<const std::byte> crc32c_codec::checked_body(std::span<const std::byte> in) const {
   if (in.size() < 4)
     throw error(errc::corrupt_chunk, where_ + " (crc32c): expected at least 4 bytes (the checksum), got " +
                                          std::to_string(in.size()));
@@ -129,7 +129,23 @@ bytes crc32c_codec::decode(std::span<const std::byte> in) const {
   if (stored != computed)
     throw error(errc::corrupt_chunk, where_ + " (crc32c): expected checksum " + hex32(computed) +
                                          " (computed from the data), got " + hex32(stored) + " (stored)");
+  return body;
+}
+
+bytes crc32c_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const {
+  const auto body = checked_body(in);
+  if (body.size() > limit)
+    throw error(errc::corrupt_chunk, where_ + " (crc32c): expected at most " + std::to_string(limit) +
+                                         " bytes before the checksum, got " + std::to_string(body.size()));
   return bytes(body.begin(), body.end());
+}
+
+void crc32c_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  const auto body = checked_body(in);
+  if (body.size() != out.size())
+    throw error(errc::corrupt_chunk, where_ + " (crc32c): expected " + std::to_string(out.size()) +
+                                         " bytes before the checksum, got " + std::to_string(body.size()));
+  if (!body.empty()) std::memcpy(out.data(), body.data(), body.size());
 }
 
 std::unique_ptr<bytes_to_bytes_codec> make_crc32c_codec(const codec_context& ctx) {

@@ -36,8 +36,8 @@ gzip_configuration gzip_configuration::parse(const codec_context& ctx) {
   return {static_cast<int>(integer_member(config, "level", 0, 9, std::nullopt, ctx.where))};
 }
 
-gzip_codec::gzip_codec(const gzip_configuration& config, std::string where, std::uint64_t max_decoded_size)
-    : config_(config), where_(std::move(where)), max_decoded_size_(max_decoded_size) {
+gzip_codec::gzip_codec(const gzip_configuration& config, std::string where)
+    : config_(config), where_(std::move(where)) {
   if (config_.level < 0 || config_.level > 9)
     throw error(errc::invalid_argument, where_ + ".configuration.level: expected an integer from 0 to 9, got " +
                                             std::to_string(config_.level));
@@ -76,34 +76,34 @@ bytes gzip_codec::encode(std::span<const std::byte> in) const {
   return out;
 }
 
-bytes gzip_codec::decode(std::span<const std::byte> in) const {
+namespace {
+
+// Inflates all of `in` into the span `room(out_pos)` gives: a larger one when the output is
+// full (or an empty one: no more room). Returns the bytes written; `corrupt` makes the error.
+template <class Room, class Corrupt>
+std::size_t inflate_all(std::span<const std::byte> in, Room&& room, Corrupt&& corrupt, const std::string& where) {
   z_stream s{};
   if (inflateInit2(&s, MAX_WBITS + 32) != Z_OK)
-    throw error(errc::io, where_ + " (gzip): expected zlib to start a decompressor, got an error (out of memory?)");
+    throw error(errc::io, where + " (gzip): expected zlib to start a decompressor, got an error (out of memory?)");
   const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&s, inflateEnd);
-  const auto corrupt = [&](const std::string& what) {
-    return error(errc::corrupt_chunk, where_ + " (gzip): expected a gzip stream, got " + what);
-  };
-  bytes out;
-  // A first guess; compressed data usually expands a few times.
-  out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(max_decoded_size_, std::max<std::uint64_t>(4 * in.size(), 4096))));
   std::size_t in_pos = 0;
   std::size_t out_pos = 0;
+  std::span<std::byte> out = room(0);
   for (;;) {
-    if (out_pos == out.size()) {
-      if (out.size() >= max_decoded_size_)
-        throw corrupt("more than " + std::to_string(max_decoded_size_) + " bytes of output (the decoding limit)");
-      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(max_decoded_size_, 2 * static_cast<std::uint64_t>(out.size()))));
-    }
+    if (out_pos == out.size()) out = room(out_pos);
+    std::byte probe[1];
+    // No room left: one more byte of output would be one too many (the stream may still end).
+    const bool full = out_pos == out.size();
     const auto in_step = step(in.size() - in_pos);
-    const auto out_step = step(out.size() - out_pos);
+    const auto out_step = full ? uInt{1} : step(out.size() - out_pos);
     s.next_in = ptr(in.data() + in_pos);
     s.avail_in = in_step;
-    s.next_out = ptr(out.data() + out_pos);
+    s.next_out = full ? ptr(probe) : ptr(out.data() + out_pos);
     s.avail_out = out_step;
     const int ret = inflate(&s, Z_NO_FLUSH);
     in_pos += in_step - s.avail_in;
-    out_pos += out_step - s.avail_out;
+    if (full && s.avail_out == 0) throw corrupt("more than " + std::to_string(out_pos) + " bytes of output (the decoding limit)");
+    if (!full) out_pos += out_step - s.avail_out;
     if (ret == Z_STREAM_END) {
       if (in_pos == in.size()) break;
       // Another gzip member follows (RFC 1952 "2.2 File format": a file is a series of members).
@@ -113,13 +113,39 @@ bytes gzip_codec::decode(std::span<const std::byte> in) const {
     if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT || ret == Z_STREAM_ERROR)
       throw corrupt(std::string("invalid data (") + (s.msg != nullptr ? s.msg : "zlib error " + std::to_string(ret)) +
                     ") after " + std::to_string(in_pos) + " of " + std::to_string(in.size()) + " bytes");
-    if (ret == Z_MEM_ERROR) throw error(errc::io, where_ + " (gzip): expected memory to decompress, got none");
+    if (ret == Z_MEM_ERROR) throw error(errc::io, where + " (gzip): expected memory to decompress, got none");
     // Z_OK or Z_BUF_ERROR: with room left in the output and no input left, the stream is cut short.
     if (in_pos == in.size() && s.avail_out > 0)
       throw corrupt("a truncated stream (" + std::to_string(in.size()) + " bytes, the end is missing)");
   }
-  out.resize(out_pos);
+  return out_pos;
+}
+
+}  // namespace
+
+bytes gzip_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const {
+  const auto corrupt = [&](const std::string& what) {
+    return error(errc::corrupt_chunk, where_ + " (gzip): expected a gzip stream, got " + what);
+  };
+  bytes out;
+  // A first guess (compressed data usually expands a few times), doubled as needed up to the limit.
+  const auto room = [&](std::size_t used) {
+    if (out.size() >= limit) return std::span<std::byte>(out);
+    const auto want = used == 0 ? std::max<std::uint64_t>(4 * in.size(), 4096) : 2 * static_cast<std::uint64_t>(out.size());
+    out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(limit, want)));
+    return std::span<std::byte>(out);
+  };
+  out.resize(inflate_all(in, room, corrupt, where_));
   return out;
+}
+
+void gzip_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  const auto corrupt = [&](const std::string& what) {
+    return error(errc::corrupt_chunk, where_ + " (gzip): expected a gzip stream of " + std::to_string(out.size()) +
+                                          " bytes, got " + what);
+  };
+  const auto n = inflate_all(in, [&](std::size_t) { return out; }, corrupt, where_);
+  if (n != out.size()) throw corrupt(std::to_string(n) + " bytes");
 }
 
 std::unique_ptr<bytes_to_bytes_codec> make_gzip_codec(const codec_context& ctx) {

@@ -29,8 +29,8 @@ zstd_configuration zstd_configuration::parse(const codec_context& ctx) {
   return out;
 }
 
-zstd_codec::zstd_codec(const zstd_configuration& config, std::string where, std::uint64_t max_decoded_size)
-    : config_(config), where_(std::move(where)), max_decoded_size_(max_decoded_size) {
+zstd_codec::zstd_codec(const zstd_configuration& config, std::string where)
+    : config_(config), where_(std::move(where)) {
   if (config_.level < -131072 || config_.level > 22)
     throw error(errc::invalid_argument, where_ + ".configuration.level: expected an integer from -131072 to 22, got " +
                                             std::to_string(config_.level));
@@ -58,6 +58,21 @@ ZSTD_DCtx* thread_dctx() {
   return dctx.get();
 }
 
+// The sum of the content sizes the frames of `in` declare; ZSTD_CONTENTSIZE_UNKNOWN when a
+// frame declares none, ZSTD_CONTENTSIZE_ERROR when the frames are malformed.
+unsigned long long declared_size(std::span<const std::byte> in) {
+  unsigned long long total = 0;
+  while (!in.empty()) {
+    const auto size = ZSTD_getFrameContentSize(in.data(), in.size());
+    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) return size;
+    const auto frame = ZSTD_findFrameCompressedSize(in.data(), in.size());
+    if (ZSTD_isError(frame) || size > ZSTD_CONTENTSIZE_ERROR - 1 - total) return ZSTD_CONTENTSIZE_ERROR;
+    total += size;
+    in = in.subspan(frame);
+  }
+  return total;
+}
+
 }  // namespace
 
 bytes zstd_codec::encode(std::span<const std::byte> in) const {
@@ -75,30 +90,34 @@ bytes zstd_codec::encode(std::span<const std::byte> in) const {
   return out;
 }
 
-bytes zstd_codec::decode(std::span<const std::byte> in) const {
+bytes zstd_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const {
   const auto corrupt = [&](const std::string& what) {
     return error(errc::corrupt_chunk, where_ + " (zstd): expected a zstd frame, got " + what);
   };
-  const auto declared = ZSTD_getFrameContentSize(in.data(), in.size());
-  if (declared == ZSTD_CONTENTSIZE_ERROR) throw corrupt("bytes that do not start with a zstd frame header");
-  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > max_decoded_size_)
-    throw corrupt("a frame declaring " + std::to_string(declared) + " bytes, more than the decoding limit of " +
-                  std::to_string(max_decoded_size_));
+  const auto first = ZSTD_getFrameContentSize(in.data(), in.size());
+  if (first == ZSTD_CONTENTSIZE_ERROR) throw corrupt("bytes that do not start with a zstd frame header");
+  // The first frame's declared size, then the sum over all frames when each declares one.
+  const auto declared = declared_size(in);
+  for (const auto size : {first, declared})
+    if (size != ZSTD_CONTENTSIZE_UNKNOWN && size != ZSTD_CONTENTSIZE_ERROR && size > limit)
+      throw corrupt("a frame declaring " + std::to_string(size) + " bytes, more than the decoding limit of " +
+                    std::to_string(limit));
+  if (declared != ZSTD_CONTENTSIZE_UNKNOWN && declared != ZSTD_CONTENTSIZE_ERROR) {
+    bytes out(static_cast<std::size_t>(declared));
+    decode_into(in, out);
+    return out;
+  }
   ZSTD_DCtx* const dctx = thread_dctx();
   if (dctx == nullptr) throw error(errc::io, where_ + " (zstd): expected memory for a decompressor, got none");
-  bytes out;
-  // The declared size of the first frame (exact for the usual single frame; +1 so that a
-  // complete frame is seen to end without a reallocation), else a guess that grows.
-  out.resize(static_cast<std::size_t>(declared != ZSTD_CONTENTSIZE_UNKNOWN
-                                          ? std::min<std::uint64_t>(declared + 1, max_decoded_size_)
-                                          : std::min<std::uint64_t>(max_decoded_size_, std::max<std::uint64_t>(4 * in.size(), 4096))));
+  // No declared size: a guess that grows, never past the limit.
+  bytes out(static_cast<std::size_t>(std::min<std::uint64_t>(limit, std::max<std::uint64_t>(4 * in.size(), 4096))));
   ZSTD_inBuffer input{in.data(), in.size(), 0};
   ZSTD_outBuffer output{out.data(), out.size(), 0};
   for (;;) {
     if (output.pos == output.size) {
-      if (out.size() >= max_decoded_size_)
-        throw corrupt("more than " + std::to_string(max_decoded_size_) + " bytes of output (the decoding limit)");
-      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(max_decoded_size_, 2 * static_cast<std::uint64_t>(out.size()))));
+      if (out.size() >= limit)
+        throw corrupt("more than " + std::to_string(limit) + " bytes of output (the decoding limit)");
+      out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(limit, 2 * static_cast<std::uint64_t>(out.size()))));
       output.dst = out.data();
       output.size = out.size();
     }
@@ -116,6 +135,24 @@ bytes zstd_codec::decode(std::span<const std::byte> in) const {
   }
   out.resize(output.pos);
   return out;
+}
+
+void zstd_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  const auto corrupt = [&](const std::string& what) {
+    return error(errc::corrupt_chunk, where_ + " (zstd): expected a zstd frame of " + std::to_string(out.size()) +
+                                          " bytes, got " + what);
+  };
+  const auto known = [](unsigned long long size) { return size != ZSTD_CONTENTSIZE_ERROR && size != ZSTD_CONTENTSIZE_UNKNOWN; };
+  const auto first = ZSTD_getFrameContentSize(in.data(), in.size());
+  const auto declared = declared_size(in);
+  if (known(first) && first > out.size()) throw corrupt("a frame declaring " + std::to_string(first) + " bytes");
+  if (known(declared) && declared != out.size()) throw corrupt("frames declaring " + std::to_string(declared) + " bytes");
+  ZSTD_DCtx* const dctx = thread_dctx();
+  if (dctx == nullptr) throw error(errc::io, where_ + " (zstd): expected memory for a decompressor, got none");
+  const auto n = ZSTD_decompressDCtx(dctx, out.data(), out.size(), in.data(), in.size());
+  if (ZSTD_isError(n))
+    throw corrupt(std::string("invalid data (") + ZSTD_getErrorName(n) + ", " + std::to_string(in.size()) + " bytes)");
+  if (n != out.size()) throw corrupt(std::to_string(n) + " bytes");
 }
 
 std::unique_ptr<bytes_to_bytes_codec> make_zstd_codec(const codec_context& ctx) {
