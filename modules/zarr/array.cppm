@@ -92,8 +92,9 @@ class array {
   }
   void check_region(const region& r, std::uint64_t buffer_bytes) const;
   void write_metadata() const;
-  [[nodiscard]] bytes decode_chunk(const std::string& key, std::span<const std::byte> stored) const;
-  void store_chunk(const std::string& key, const bytes& chunk, const write_options& options) const;
+  // Decodes a stored chunk into `out` (a whole chunk); errors name the array and the key.
+  void decode_chunk(const std::string& key, std::span<const std::byte> stored, std::span<std::byte> out) const;
+  void store_chunk(const std::string& key, std::span<const std::byte> chunk, const write_options& options) const;
 
   std::shared_ptr<store> store_;
   std::string path_;

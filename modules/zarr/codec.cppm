@@ -135,6 +135,8 @@ class codec_chain {
               std::string_view document = {});
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
+  // True when the stored bytes are the chunk buffer itself (only `bytes`, in native order).
+  [[nodiscard]] bool identity() const noexcept { return a2a_.empty() && b2b_.empty() && a2b_->as_is(); }
   // Encodes a chunk buffer (decoded().byte_size() bytes in the in-memory layout). The
   // rvalue form may reuse the buffer; the other copies it only when a codec works in place.
   // Neighbouring elementwise array -> array codecs run fused (array_to_array_codec::step).

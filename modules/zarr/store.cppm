@@ -59,6 +59,8 @@ class store {
   [[nodiscard]] virtual std::optional<bytes> get(std::string_view key) const = 0;
   // Part of a value; a range past the end is an error (corrupt_chunk), not a short read.
   [[nodiscard]] virtual std::optional<bytes> get(std::string_view key, byte_range range) const = 0;
+  // The whole value into `out` (resized; a store may reuse its memory), false when absent.
+  [[nodiscard]] virtual bool get_into(std::string_view key, bytes& out) const;
   // The value's size in bytes, or nothing when absent.
   [[nodiscard]] virtual std::optional<std::uint64_t> size(std::string_view key) const = 0;
   // Stores a value; a reader sees either the old or the new value, never a mix.

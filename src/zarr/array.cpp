@@ -124,13 +124,9 @@ void array::check_region(const region& r, std::uint64_t buffer_bytes) const {
                                             std::to_string(buffer_bytes));
 }
 
-bytes array::decode_chunk(const std::string& key, std::span<const std::byte> stored) const {
+void array::decode_chunk(const std::string& key, std::span<const std::byte> stored, std::span<std::byte> out) const {
   try {
-    auto chunk = chain_->decode(stored);
-    if (chunk.size() != chunk_spec_of(meta_).byte_size())
-      throw error(errc::corrupt_chunk, "expected " + std::to_string(chunk_spec_of(meta_).byte_size()) +
-                                           " decoded bytes, got " + std::to_string(chunk.size()));
-    return chunk;
+    chain_->decode_into(stored, out);
   } catch (const error& e) {
     throw error(e.code(), "array " + node_name_for_errors(path_) + ", chunk \"" + key + "\": " + e.what());
   }
@@ -140,12 +136,18 @@ bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
   const auto key = chunk_key(chunk_index);
   const auto stored = store_->get(key);
   if (!stored) return filled(chunk_spec_of(meta_).num_elements(), meta_.fill_value);
-  return decode_chunk(key, *stored);
+  bytes chunk(static_cast<std::size_t>(chunk_spec_of(meta_).byte_size()));
+  decode_chunk(key, *stored, chunk);
+  return chunk;
 }
 
-void array::store_chunk(const std::string& key, const bytes& chunk, const write_options& options) const {
+void array::store_chunk(const std::string& key, std::span<const std::byte> chunk, const write_options& options) const {
   if (!options.write_empty_chunks && all_equal(chunk, meta_.fill_value)) {
     store_->erase(key);
+    return;
+  }
+  if (chain_->identity()) {
+    store_->set(key, chunk);
     return;
   }
   bytes encoded;
@@ -190,6 +192,23 @@ std::mutex& chunk_lock(const store* s, const std::string& key) {
   return stripes[h % stripes.size()];
 }
 
+// Buffers a thread reuses from chunk to chunk (stored bytes, a decoded chunk), so that memory
+// is not allocated and faulted in again for every chunk; beyond 64 MiB they are let go.
+struct scratch {
+  bytes stored;
+  bytes chunk;
+
+  static scratch& of_this_thread() {
+    thread_local scratch s;
+    return s;
+  }
+  void trim() {
+    constexpr std::size_t keep = std::size_t{64} << 20;
+    if (stored.capacity() > keep) bytes().swap(stored);
+    if (chunk.capacity() > keep) bytes().swap(chunk);
+  }
+};
+
 }  // namespace
 
 void array::read(const region& r, std::span<std::byte> out) const {
@@ -231,13 +250,30 @@ void array::read(const region& r, std::span<std::byte> out) const {
       copy_box(part.data(), extent, zero, out.data(), extent_out, in_out, extent, size);
       return;
     }
-    const auto stored = store_->get(key);
-    if (!stored) {
+    auto& s = scratch::of_this_thread();
+    if (!store_->get_into(key, s.stored)) {
       fill_box(out.data(), extent_out, in_out, extent, meta_.fill_value);
       return;
     }
-    const auto chunk = decode_chunk(key, *stored);
-    copy_box(chunk.data(), meta_.chunk_shape, in_chunk, out.data(), extent_out, in_out, extent, size);
+    const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_).byte_size());
+    // A whole chunk whose rows follow each other in `out` is decoded in place.
+    bool contiguous = box.covers(meta_.chunk_shape);
+    for (std::size_t i = 1; i < rank && contiguous; ++i) contiguous = extent[i] == extent_out[i];
+    const std::byte* chunk = s.stored.data();
+    if (!chain_->identity() || s.stored.size() != chunk_bytes) {
+      if (contiguous) {
+        std::uint64_t offset = 0;
+        for (std::size_t i = 0; i < rank; ++i) offset = offset * extent_out[i] + in_out[i];
+        decode_chunk(key, s.stored, out.subspan(static_cast<std::size_t>(offset) * size, chunk_bytes));
+        s.trim();
+        return;
+      }
+      s.chunk.resize(chunk_bytes);
+      decode_chunk(key, s.stored, s.chunk);
+      chunk = s.chunk.data();
+    }
+    copy_box(chunk, meta_.chunk_shape, in_chunk, out.data(), extent_out, in_out, extent, size);
+    s.trim();
   });
 }
 
@@ -265,18 +301,19 @@ void array::write(const region& r, std::span<const std::byte> in, const write_op
     }
     const auto key = chunk_key(index);
     const std::lock_guard lock(chunk_lock(store_.get(), key));
-    bytes chunk;
+    auto& s = scratch::of_this_thread();
+    auto& chunk = s.chunk;
+    chunk.resize(static_cast<std::size_t>(chunk_elements) * size);  // not zeroed
     if (covers && interior) {
-      chunk = bytes(static_cast<std::size_t>(chunk_elements) * size);  // every byte is written below
-    } else if (covers) {
-      chunk = filled(chunk_elements, meta_.fill_value);
-    } else if (const auto stored = store_->get(key)) {
-      chunk = decode_chunk(key, *stored);
+      // every byte is written below
+    } else if (!covers && store_->get_into(key, s.stored)) {
+      decode_chunk(key, s.stored, chunk);
     } else {
-      chunk = filled(chunk_elements, meta_.fill_value);
+      fill_box(chunk.data(), meta_.chunk_shape, std::vector<std::uint64_t>(rank, 0), meta_.chunk_shape, meta_.fill_value);
     }
     copy_box(in.data(), extent_in, in_in, chunk.data(), meta_.chunk_shape, in_chunk, extent, size);
     store_chunk(key, chunk, options);
+    s.trim();
   });
 }
 
@@ -314,7 +351,8 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     if (!partial) return;
     const auto stored = store_->get(key);
     if (!stored) return;
-    auto chunk = decode_chunk(key, *stored);
+    bytes chunk(static_cast<std::size_t>(chunk_spec_of(meta_).byte_size()));
+    decode_chunk(key, *stored, chunk);
     // Reset the part outside the new shape to the fill value.
     auto fresh = filled(chunk_elements, meta_.fill_value);
     std::vector<std::uint64_t> zero(rank, 0), keep(rank);

@@ -40,6 +40,13 @@ std::pair<std::uint64_t, std::uint64_t> resolve_range(std::string_view key, byte
   return {offset, range.length};
 }
 
+bool store::get_into(std::string_view key, bytes& out) const {
+  auto value = get(key);
+  if (!value) return false;
+  out = std::move(*value);
+  return true;
+}
+
 std::vector<std::string> store::list_dir(std::string_view prefix) const {
   std::vector<std::string> names;
   for (const auto& key : list(prefix)) {

@@ -25,6 +25,8 @@ class filesystem_store final : public store {
 
   [[nodiscard]] std::optional<bytes> get(std::string_view key) const override;
   [[nodiscard]] std::optional<bytes> get(std::string_view key, byte_range range) const override;
+  // Reads into `out`'s memory: no new allocation when it is large enough.
+  [[nodiscard]] bool get_into(std::string_view key, bytes& out) const override;
   [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;
@@ -35,7 +37,7 @@ class filesystem_store final : public store {
   // along the way leads outside the root.
   [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
   // The whole value, or a range of it; nothing when absent.
-  [[nodiscard]] std::optional<bytes> read(std::string_view key, std::optional<byte_range> range) const;
+  [[nodiscard]] bool read(std::string_view key, std::optional<byte_range> range, bytes& out) const;
 
   std::filesystem::path root_;
 };

@@ -74,26 +74,36 @@ fs::path filesystem_store::path_of(std::string_view key) const {
   return resolved;
 }
 
-std::optional<bytes> filesystem_store::read(std::string_view key, std::optional<byte_range> range) const {
+bool filesystem_store::read(std::string_view key, std::optional<byte_range> range, bytes& out) const {
   const auto path = path_of(key);
   file f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    if (errno == ENOENT || errno == ENOTDIR) return false;
     fail_io("cannot open", path, errno);
   }
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", path, errno);
-  if (!S_ISREG(st.st_mode)) return std::nullopt;
+  if (!S_ISREG(st.st_mode)) return false;
   const auto size = static_cast<std::uint64_t>(st.st_size);
   const auto [offset, length] = range ? resolve_range(key, *range, size) : std::pair<std::uint64_t, std::uint64_t>{0, size};
-  bytes out(static_cast<std::size_t>(length));
+  out.resize(static_cast<std::size_t>(length));
   read_exact(f.fd, path, out.data(), length, offset);
+  return true;
+}
+
+std::optional<bytes> filesystem_store::get(std::string_view key) const {
+  bytes out;
+  if (!read(key, std::nullopt, out)) return std::nullopt;
   return out;
 }
 
-std::optional<bytes> filesystem_store::get(std::string_view key) const { return read(key, std::nullopt); }
+std::optional<bytes> filesystem_store::get(std::string_view key, byte_range range) const {
+  bytes out;
+  if (!read(key, range, out)) return std::nullopt;
+  return out;
+}
 
-std::optional<bytes> filesystem_store::get(std::string_view key, byte_range range) const { return read(key, range); }
+bool filesystem_store::get_into(std::string_view key, bytes& out) const { return read(key, std::nullopt, out); }
 
 std::optional<std::uint64_t> filesystem_store::size(std::string_view key) const {
   const auto path = path_of(key);
