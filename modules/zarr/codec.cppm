@@ -77,6 +77,8 @@ class array_to_bytes_codec : public codec {
   [[nodiscard]] virtual bytes encode(std::span<const std::byte> array) const = 0;
   // Returns the decoded chunk buffer of byte_size() bytes of the decoded spec.
   [[nodiscard]] virtual bytes decode(std::span<const std::byte> encoded) const = 0;
+  // The same into `out` (byte_size() bytes). This default decodes and copies.
+  virtual void decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const;
   // True when the encoded bytes are the decoded buffer itself (the `bytes` codec in native
   // byte order): the chain then passes buffers through without calling encode or decode.
   [[nodiscard]] virtual bool as_is() const noexcept { return false; }

@@ -187,6 +187,9 @@ bytes codec_chain::run_decode(std::span<const std::byte> stored, std::span<std::
   bool have = !b2b_.empty();  // `buffer` holds what `view` shows
   if (a2b_->as_is() && view.size() == decoded_by(a2a_.size()).byte_size()) {
     // nothing to do (a wrong size goes to the codec, whose error names it)
+  } else if (a2a_.empty() && out != nullptr) {
+    a2b_->decode_into(view, *out);
+    return {};
   } else {
     buffer = a2b_->decode(view);
     have = true;
@@ -270,6 +273,14 @@ std::uint64_t bytes_to_bytes_codec::max_encoded_size(std::uint64_t decoded_size)
   if (const auto fixed = encoded_size(decoded_size)) return *fixed;
   const std::uint64_t slack = decoded_size / 4 + (std::uint64_t{1} << 20);
   return decoded_size > ~std::uint64_t{0} - slack ? ~std::uint64_t{0} : decoded_size + slack;
+}
+
+void array_to_bytes_codec::decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
+  const auto chunk = decode(encoded);
+  if (chunk.size() != out.size())
+    throw error(errc::corrupt_chunk, std::string(name()) + ": expected " + std::to_string(out.size()) +
+                                         " decoded bytes, got " + std::to_string(chunk.size()));
+  if (!chunk.empty()) std::memcpy(out.data(), chunk.data(), chunk.size());
 }
 
 bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {

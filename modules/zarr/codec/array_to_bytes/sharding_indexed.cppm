@@ -38,6 +38,8 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return shard_; }
   [[nodiscard]] bytes encode(std::span<const std::byte> shard) const override;
   [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
+  // Inner chunks decoded in parallel straight into `out`; only absent ones are filled.
+  void decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;
   // The index and every inner chunk at its largest.
   [[nodiscard]] std::uint64_t max_encoded_size() const noexcept override;
   // Reads the index, then only the inner chunks that meet `r`.
@@ -50,6 +52,8 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   // [offset, nbytes] of every inner chunk, checked against the shard's size.
   [[nodiscard]] std::vector<std::uint64_t> decode_index(std::span<const std::byte> encoded,
                                                         std::uint64_t shard_size) const;
+  // The position in the shard of inner chunk `k` (C order).
+  [[nodiscard]] std::vector<std::uint64_t> origin_of(std::uint64_t k) const;
   void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, std::span<const std::uint64_t> lo_in_inner,
                     std::span<const std::uint64_t> extent, std::byte* out, std::span<const std::uint64_t> out_shape,
                     std::span<const std::uint64_t> out_start) const;

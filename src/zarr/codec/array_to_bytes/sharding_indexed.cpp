@@ -2,9 +2,11 @@
 // format". Inner chunks are written in C order; those holding only the fill value are
 // left out (offset = nbytes = 2^64 - 1).
 module;
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <span>
@@ -103,41 +105,41 @@ bytes sharding_indexed_codec::encode(std::span<const std::byte> shard) const {
   const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill}.byte_size();
   // Inner chunks are encoded in parallel (when this shard is not itself one of several
   // being encoded in parallel), then laid out in C order.
-  std::vector<std::vector<std::uint64_t>> origins;
-  for_each_cell(inner_shape, region::all(shard_.shape),
-                [&](std::span<const std::uint64_t>, std::span<const std::uint64_t> lo, std::span<const std::uint64_t>) {
-                  origins.emplace_back(lo.begin(), lo.end());
-                });
-  std::vector<std::optional<bytes>> encoded(origins.size());
+  std::vector<std::optional<bytes>> encoded(static_cast<std::size_t>(inner_count_));
   const std::vector<std::uint64_t> zero(inner_shape.size(), 0);
-  parallel_for(origins.size(), [&](std::size_t k) {
+  parallel_for(encoded.size(), [&](std::size_t k) {
     bytes inner(static_cast<std::size_t>(inner_bytes));
-    copy_box(shard.data(), shard_.shape, origins[k], inner.data(), inner_shape, zero, inner_shape, size);
+    copy_box(shard.data(), shard_.shape, origin_of(k), inner.data(), inner_shape, zero, inner_shape, size);
     if (!all_equal(inner, shard_.fill)) encoded[k] = inner_->encode(std::move(inner));
   });
+  // Offsets count from the start of the shard: past the index when it comes first.
   std::vector<std::uint64_t> index(inner_count_ * 2, empty_entry);
-  bytes data;
+  std::uint64_t offset = config_.index_at_end ? 0 : index_size_;
   for (std::size_t k = 0; k < encoded.size(); ++k) {
     if (!encoded[k]) continue;
-    index[2 * k] = data.size();
+    index[2 * k] = offset;
     index[2 * k + 1] = encoded[k]->size();
-    data.insert(data.end(), encoded[k]->begin(), encoded[k]->end());
+    offset += encoded[k]->size();
   }
-  // Offsets count from the start of the shard: past the index when it comes first.
   bytes index_array(index.size() * 8);
-  const auto shift = config_.index_at_end ? 0 : index_size_;
-  for (std::size_t i = 0; i < index.size(); ++i) {
-    std::uint64_t v = index[i];
-    if (i % 2 == 0 && v != empty_entry) v += shift;
-    std::memcpy(index_array.data() + i * 8, &v, 8);
-  }
+  std::memcpy(index_array.data(), index.data(), index_array.size());
   const auto encoded_index = index_->encode(std::move(index_array));
-  bytes out;
-  out.reserve(data.size() + encoded_index.size());
-  if (!config_.index_at_end) out.insert(out.end(), encoded_index.begin(), encoded_index.end());
-  out.insert(out.end(), data.begin(), data.end());
-  if (config_.index_at_end) out.insert(out.end(), encoded_index.begin(), encoded_index.end());
+  bytes out(static_cast<std::size_t>(offset + (config_.index_at_end ? index_size_ : 0)));
+  std::byte* p = out.data();
+  if (!config_.index_at_end) p = std::copy(encoded_index.begin(), encoded_index.end(), p);
+  for (const auto& e : encoded)
+    if (e) p = std::copy(e->begin(), e->end(), p);
+  if (config_.index_at_end) std::copy(encoded_index.begin(), encoded_index.end(), p);
   return out;
+}
+
+std::vector<std::uint64_t> sharding_indexed_codec::origin_of(std::uint64_t k) const {
+  std::vector<std::uint64_t> origin(chunks_per_shard_.size());
+  for (std::size_t i = origin.size(); i-- > 0;) {
+    origin[i] = (k % chunks_per_shard_[i]) * config_.chunk_shape[i];
+    k /= chunks_per_shard_[i];
+  }
+  return origin;
 }
 
 std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const std::byte> encoded,
@@ -163,37 +165,49 @@ void sharding_indexed_codec::decode_inner(std::span<const std::byte> stored, std
                                           std::span<const std::uint64_t> lo_in_inner, std::span<const std::uint64_t> extent,
                                           std::byte* out, std::span<const std::uint64_t> out_shape,
                                           std::span<const std::uint64_t> out_start) const {
-  bytes chunk;
+  // One reused buffer per thread and nesting level (an inner chain may shard again).
+  thread_local std::deque<bytes> buffers;  // stable references while a nested level grows it
+  thread_local std::size_t depth = 0;
+  if (buffers.size() <= depth) buffers.resize(depth + 1);
+  auto& chunk = buffers[depth];
+  chunk.resize(static_cast<std::size_t>(inner_->decoded().byte_size()));
+  ++depth;
   try {
-    chunk = inner_->decode(stored);
+    inner_->decode_into(stored, chunk);
   } catch (const error& e) {
+    --depth;
     throw error(e.code(), where_ + " (sharding_indexed): inner chunk " + std::to_string(inner) + ": " + e.what());
   }
-  const auto expected = inner_->decoded().byte_size();
-  if (chunk.size() != expected)
-    throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(inner) + ": expected " +
-                                         std::to_string(expected) + " decoded bytes, got " + std::to_string(chunk.size()));
+  --depth;
   copy_box(chunk.data(), config_.chunk_shape, lo_in_inner, out, out_shape, out_start, extent,
            static_cast<std::size_t>(info(shard_.type).size));
+  if (chunk.capacity() > (std::size_t{64} << 20)) bytes().swap(chunk);
 }
 
 bytes sharding_indexed_codec::decode(std::span<const std::byte> encoded) const {
+  bytes shard(static_cast<std::size_t>(shard_.byte_size()));
+  decode_into(encoded, shard);
+  return shard;
+}
+
+void sharding_indexed_codec::decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
+  if (out.size() != shard_.byte_size())
+    throw error(errc::invalid_argument, where_ + " (sharding_indexed): expected an output of " +
+                                            std::to_string(shard_.byte_size()) + " bytes, got " + std::to_string(out.size()));
   if (encoded.size() < index_size_)
     throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): expected a shard of at least " + std::to_string(index_size_) +
                                          " bytes (its index), got " + std::to_string(encoded.size()));
   const auto index_bytes = config_.index_at_end ? encoded.subspan(encoded.size() - index_size_) : encoded.first(index_size_);
   const auto index = decode_index(index_bytes, encoded.size());
-  auto shard = filled(shard_.num_elements(), shard_.fill);
   const std::vector<std::uint64_t> zero(shard_.shape.size(), 0);
-  std::uint64_t k = 0;
-  for_each_cell(config_.chunk_shape, region::all(shard_.shape),
-                [&](std::span<const std::uint64_t>, std::span<const std::uint64_t> lo, std::span<const std::uint64_t>) {
-                  if (index[2 * k] != empty_entry)
-                    decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, zero, config_.chunk_shape,
-                                 shard.data(), shard_.shape, lo);
-                  ++k;
-                });
-  return shard;
+  parallel_for(static_cast<std::size_t>(inner_count_), [&](std::size_t k) {
+    const auto origin = origin_of(k);
+    if (index[2 * k] == empty_entry)
+      fill_box(out.data(), shard_.shape, origin, config_.chunk_shape, shard_.fill);
+    else
+      decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, zero, config_.chunk_shape, out.data(), shard_.shape,
+                   origin);
+  });
 }
 
 bool sharding_indexed_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {
