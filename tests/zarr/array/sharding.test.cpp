@@ -1,0 +1,125 @@
+// Sharded arrays at the array level: reading one inner chunk (or part of one) asks the store
+// for the shard's index and the bytes of the inner chunks the region meets, nothing else
+// (codec-sharding_indexed.md "Partial decoding"), counted by a store that records each read.
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+import zarr;
+
+namespace json = boost::json;
+
+namespace {
+
+// A memory store that counts the bytes it hands out and remembers the ranges asked for.
+class counting_store final : public zarr::store {
+ public:
+  std::optional<zarr::bytes> get(std::string_view key) const override { return served(key, inner_.get(key), "whole"); }
+  std::optional<zarr::bytes> get(std::string_view key, zarr::byte_range range) const override {
+    return served(key, inner_.get(key, range),
+                  std::to_string(range.offset) + "+" + std::to_string(range.length) + (range.suffix ? " suffix" : ""));
+  }
+  std::optional<std::uint64_t> size(std::string_view key) const override { return inner_.size(key); }
+  void set(std::string_view key, std::span<const std::byte> value) override { inner_.set(key, value); }
+  void erase(std::string_view key) override { inner_.erase(key); }
+  std::vector<std::string> list(std::string_view prefix) const override { return inner_.list(prefix); }
+
+  void reset() {
+    const std::lock_guard lock(mutex_);
+    bytes_served = 0;
+    reads.clear();
+  }
+  mutable std::uint64_t bytes_served = 0;
+  mutable std::vector<std::string> reads;  // "key: range"
+
+ private:
+  std::optional<zarr::bytes> served(std::string_view key, std::optional<zarr::bytes> value, const std::string& what) const {
+    const std::lock_guard lock(mutex_);
+    if (value) bytes_served += value->size();
+    reads.push_back(std::string(key) + ": " + what);
+    return value;
+  }
+  zarr::memory_store inner_;
+  mutable std::mutex mutex_;
+};
+
+// 64 x 64 uint16 in 32 x 32 shards of 8 x 8 inner chunks (zstd), index at the end with crc32c.
+const char* sharded_metadata = R"({"zarr_format": 3, "node_type": "array", "shape": [64, 64], "data_type": "uint16",
+  "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [32, 32]}},
+  "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+  "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [8, 8],
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 1}}],
+    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, "crc32c"], "index_location": "end"}}]})";
+
+// The [offset, nbytes] pairs of a stored shard's index (16 inner chunks, then the crc32c).
+std::vector<std::uint64_t> index_of(const zarr::bytes& shard) {
+  std::vector<std::uint64_t> index(32);
+  std::memcpy(index.data(), shard.data() + shard.size() - 4 - 16 * 16, 16 * 16);
+  return index;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sharded_array)
+
+BOOST_AUTO_TEST_CASE(reading_an_inner_chunk_reads_only_the_index_and_that_chunk) {
+  auto store = std::make_shared<counting_store>();
+  auto a = zarr::array::create(store, "s", zarr::array_metadata::parse(zarr::parse_json(sharded_metadata)));
+  std::vector<std::uint16_t> all(64 * 64);
+  std::iota(all.begin(), all.end(), std::uint16_t{1});
+  a.write<std::uint16_t>({{0, 0}, {64, 64}}, all);
+  const auto shard = *store->get("s/c/1/0");  // rows 32-63, columns 0-31
+  const auto index = index_of(shard);
+  const std::uint64_t index_bytes = 16 * 16 + 4;
+
+  // Inner chunk (1, 2) of shard (1, 0): rows 40-47, columns 16-23; k = 1 * 4 + 2.
+  store->reset();
+  const auto one = a.read<std::uint16_t>({{40, 16}, {48, 24}});
+  BOOST_TEST(store->bytes_served == index_bytes + index[2 * 6 + 1]);
+  BOOST_TEST(store->reads.size() == 2u);
+  BOOST_TEST(one[0] == all[40 * 64 + 16]);
+  BOOST_TEST(one[63] == all[47 * 64 + 23]);
+
+  // Part of one inner chunk: the same bytes.
+  store->reset();
+  const auto part = a.read<std::uint16_t>({{41, 17}, {43, 20}});
+  BOOST_TEST(store->bytes_served == index_bytes + index[2 * 6 + 1]);
+  BOOST_TEST(part[0] == all[41 * 64 + 17]);
+
+  // Two neighbouring inner chunks (k = 6 and 7): the index and both.
+  store->reset();
+  (void)a.read<std::uint16_t>({{40, 20}, {44, 28}});
+  BOOST_TEST(store->bytes_served == index_bytes + index[2 * 6 + 1] + index[2 * 7 + 1]);
+  BOOST_TEST(store->reads.size() == 3u);
+
+  // The whole shard: one read of it all.
+  store->reset();
+  (void)a.read<std::uint16_t>({{32, 0}, {64, 32}});
+  BOOST_TEST(store->bytes_served == shard.size());
+  BOOST_TEST(store->reads.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(an_absent_inner_chunk_reads_only_the_index) {
+  auto store = std::make_shared<counting_store>();
+  auto a = zarr::array::create(store, "s", zarr::array_metadata::parse(zarr::parse_json(sharded_metadata)));
+  a.write<std::uint16_t>({{0, 0}, {8, 8}}, std::vector<std::uint16_t>(64, 7));  // inner chunk 0 of shard (0, 0)
+  store->reset();
+  const auto absent = a.read<std::uint16_t>({{8, 8}, {16, 16}});
+  BOOST_TEST(store->bytes_served == 16u * 16u + 4u);
+  BOOST_TEST(absent == std::vector<std::uint16_t>(64, 0), boost::test_tools::per_element());
+  // An absent shard: one failed lookup, no bytes.
+  store->reset();
+  (void)a.read<std::uint16_t>({{40, 40}, {48, 48}});
+  BOOST_TEST(store->bytes_served == 0u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
