@@ -88,10 +88,15 @@ class array_to_bytes_codec : public codec {
   [[nodiscard]] virtual std::uint64_t max_encoded_size() const noexcept {
     return encoded_size().value_or(~std::uint64_t{0});
   }
-  // Decodes the box `r` (in chunk coordinates) of a stored chunk into `out` (C order of
-  // r's extent), reading through `reader`; false when the chunk is absent. This default
-  // reads the whole value; a codec that can read less (sharding) overrides it.
-  [[nodiscard]] virtual bool decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const;
+  // Decodes the box `r` (in chunk coordinates) of a stored chunk, reading through `reader`,
+  // into `out`: an array of `out_shape` (C order) in which the box goes at `out_start`; false
+  // when the chunk is absent (nothing written). This default reads the whole value; a codec
+  // that can read less, or decode straight into place (sharding), overrides it.
+  [[nodiscard]] virtual bool decode_region(const range_reader& reader, const region& r, std::byte* out,
+                                           std::span<const std::uint64_t> out_shape,
+                                           std::span<const std::uint64_t> out_start) const;
+  // The same into a buffer of exactly r's extent.
+  [[nodiscard]] bool decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const;
   // The decoded representation this codec was built for.
   [[nodiscard]] virtual const chunk_spec& decoded() const noexcept = 0;
 };

@@ -217,8 +217,9 @@ void array::read(const region& r, std::span<std::byte> out) const {
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
   const auto extent_out = r.extent();
   const auto rank = meta_.shape.size();
-  // With only an array -> bytes codec, it may read just the bytes it needs (sharding).
-  const bool partial = chain_->array_to_array().empty() && chain_->bytes_to_bytes().empty();
+  // With only an array -> bytes codec (other than plain bytes), it may read just the bytes
+  // it needs and decode in place (sharding).
+  const bool partial = chain_->array_to_array().empty() && chain_->bytes_to_bytes().empty() && !chain_->identity();
   const chunk_tasks tasks(meta_.chunk_shape, r);
   parallel_for(tasks.size(), [&](std::size_t t) {
     const auto index = tasks.index(t), lo = tasks.lo(t), hi = tasks.hi(t);
@@ -231,23 +232,18 @@ void array::read(const region& r, std::span<std::byte> out) const {
     }
     const auto key = chunk_key(index);
     const region box{in_chunk, stop};
-    if (partial && !box.covers(meta_.chunk_shape)) {
+    if (partial) {
+      // The array -> bytes codec reads what it needs and decodes straight into `out`.
       const range_reader reader = [&](std::optional<byte_range> range) {
         return range ? store_->get(key, *range) : store_->get(key);
       };
-      bytes part(static_cast<std::size_t>(box.num_elements()) * size);
       bool found = false;
       try {
-        found = chain_->array_to_bytes().decode_region(reader, box, part);
+        found = chain_->array_to_bytes().decode_region(reader, box, out.data(), extent_out, in_out);
       } catch (const error& e) {
         throw error(e.code(), "array " + node_name_for_errors(path_) + ", chunk \"" + key + "\": " + e.what());
       }
-      if (!found) {
-        fill_box(out.data(), extent_out, in_out, extent, meta_.fill_value);
-        return;
-      }
-      const std::vector<std::uint64_t> zero(rank, 0);
-      copy_box(part.data(), extent, zero, out.data(), extent_out, in_out, extent, size);
+      if (!found) fill_box(out.data(), extent_out, in_out, extent, meta_.fill_value);
       return;
     }
     auto& s = scratch::of_this_thread();

@@ -283,22 +283,26 @@ void array_to_bytes_codec::decode_into(std::span<const std::byte> encoded, std::
   if (!chunk.empty()) std::memcpy(out.data(), chunk.data(), chunk.size());
 }
 
-bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {
+bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::byte* out,
+                                         std::span<const std::uint64_t> out_shape,
+                                         std::span<const std::uint64_t> out_start) const {
   const auto stored = reader(std::nullopt);
   if (!stored) return false;
-  const auto chunk = decode(*stored);
   const auto& spec = decoded();
-  if (chunk.size() != spec.byte_size())
-    throw error(errc::corrupt_chunk, "expected " + std::to_string(spec.byte_size()) + " decoded bytes, got " +
-                                         std::to_string(chunk.size()));
-  if (r.covers(spec.shape)) {
-    std::memcpy(out.data(), chunk.data(), out.size());
-  } else {
-    const auto extent = r.extent();
-    const std::vector<std::uint64_t> zero(extent.size(), 0);
-    copy_box(chunk.data(), spec.shape, r.start, out.data(), extent, zero, extent, static_cast<std::size_t>(info(spec.type).size));
-  }
+  bytes chunk(static_cast<std::size_t>(spec.byte_size()));
+  decode_into(*stored, chunk);
+  copy_box(chunk.data(), spec.shape, r.start, out, out_shape, out_start, r.extent(), static_cast<std::size_t>(info(spec.type).size));
   return true;
+}
+
+bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {
+  const auto extent = r.extent();
+  const auto size = static_cast<std::uint64_t>(info(decoded().type).size);
+  if (out.size() != r.num_elements() * size)
+    throw error(errc::invalid_argument, std::string(name()) + ": expected an output of " +
+                                            std::to_string(r.num_elements() * size) + " bytes, got " + std::to_string(out.size()));
+  const std::vector<std::uint64_t> zero(extent.size(), 0);
+  return decode_region(reader, r, out.data(), extent, zero);
 }
 
 std::string json_pointer_of(std::string_view where) {

@@ -42,8 +42,12 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   void decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;
   // The index and every inner chunk at its largest.
   [[nodiscard]] std::uint64_t max_encoded_size() const noexcept override;
-  // Reads the index, then only the inner chunks that meet `r`.
-  [[nodiscard]] bool decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const override;
+  // Reads the index, then only the inner chunks that meet `r` (the whole shard in one read
+  // when `r` covers it), each decoded straight into place.
+  [[nodiscard]] bool decode_region(const range_reader& reader, const region& r, std::byte* out,
+                                   std::span<const std::uint64_t> out_shape,
+                                   std::span<const std::uint64_t> out_start) const override;
+  using array_to_bytes_codec::decode_region;
 
   [[nodiscard]] const codec_chain& inner_codecs() const noexcept { return *inner_; }
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
@@ -52,6 +56,9 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   // [offset, nbytes] of every inner chunk, checked against the shard's size.
   [[nodiscard]] std::vector<std::uint64_t> decode_index(std::span<const std::byte> encoded,
                                                         std::uint64_t shard_size) const;
+  // Every inner chunk of a stored shard into `out` (of `out_shape`), the shard at `out_start`.
+  void decode_all(std::span<const std::byte> encoded, std::byte* out, std::span<const std::uint64_t> out_shape,
+                  std::span<const std::uint64_t> out_start) const;
   // The position in the shard of inner chunk `k` (C order).
   [[nodiscard]] std::vector<std::uint64_t> origin_of(std::uint64_t k) const;
   void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, std::span<const std::uint64_t> lo_in_inner,

@@ -194,6 +194,13 @@ void sharding_indexed_codec::decode_into(std::span<const std::byte> encoded, std
   if (out.size() != shard_.byte_size())
     throw error(errc::invalid_argument, where_ + " (sharding_indexed): expected an output of " +
                                             std::to_string(shard_.byte_size()) + " bytes, got " + std::to_string(out.size()));
+  const std::vector<std::uint64_t> zero(shard_.shape.size(), 0);
+  decode_all(encoded, out.data(), shard_.shape, zero);
+}
+
+void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, std::byte* out,
+                                        std::span<const std::uint64_t> out_shape,
+                                        std::span<const std::uint64_t> out_start) const {
   if (encoded.size() < index_size_)
     throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): expected a shard of at least " + std::to_string(index_size_) +
                                          " bytes (its index), got " + std::to_string(encoded.size()));
@@ -201,41 +208,47 @@ void sharding_indexed_codec::decode_into(std::span<const std::byte> encoded, std
   const auto index = decode_index(index_bytes, encoded.size());
   const std::vector<std::uint64_t> zero(shard_.shape.size(), 0);
   parallel_for(static_cast<std::size_t>(inner_count_), [&](std::size_t k) {
-    const auto origin = origin_of(k);
+    auto at = origin_of(k);
+    for (std::size_t i = 0; i < at.size(); ++i) at[i] += out_start[i];
     if (index[2 * k] == empty_entry)
-      fill_box(out.data(), shard_.shape, origin, config_.chunk_shape, shard_.fill);
+      fill_box(out, out_shape, at, config_.chunk_shape, shard_.fill);
     else
-      decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, zero, config_.chunk_shape, out.data(), shard_.shape,
-                   origin);
+      decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, zero, config_.chunk_shape, out, out_shape, at);
   });
 }
 
-bool sharding_indexed_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {
-  if (r.covers(shard_.shape)) return array_to_bytes_codec::decode_region(reader, r, out);
+bool sharding_indexed_codec::decode_region(const range_reader& reader, const region& r, std::byte* out,
+                                           std::span<const std::uint64_t> out_shape,
+                                           std::span<const std::uint64_t> out_start) const {
+  if (r.covers(shard_.shape)) {
+    const auto stored = reader(std::nullopt);
+    if (!stored) return false;
+    decode_all(*stored, out, out_shape, out_start);
+    return true;
+  }
   const auto encoded_index = reader(config_.index_at_end ? byte_range::last(index_size_) : byte_range{0, index_size_, false});
   if (!encoded_index) return false;
   // The shard's size bounds the offsets; without it, ranges past the end fail when read.
   const auto index = decode_index(*encoded_index, empty_entry - 1);
-  const auto extent_out = r.extent();
   const auto rank = shard_.shape.size();
-  std::vector<std::uint64_t> lo_in_inner(rank), out_start(rank), extent(rank);
+  std::vector<std::uint64_t> lo_in_inner(rank), at(rank), extent(rank);
   for_each_cell(config_.chunk_shape, r, [&](std::span<const std::uint64_t> cell, std::span<const std::uint64_t> lo,
                                             std::span<const std::uint64_t> hi) {
     std::uint64_t k = 0;
     for (std::size_t i = 0; i < rank; ++i) {
       k = k * chunks_per_shard_[i] + cell[i];
       lo_in_inner[i] = lo[i] - cell[i] * config_.chunk_shape[i];
-      out_start[i] = lo[i] - r.start[i];
+      at[i] = out_start[i] + lo[i] - r.start[i];
       extent[i] = hi[i] - lo[i];
     }
     if (index[2 * k] == empty_entry) {
-      fill_box(out.data(), extent_out, out_start, extent, shard_.fill);
+      fill_box(out, out_shape, at, extent, shard_.fill);
       return;
     }
     const auto stored = reader(byte_range{index[2 * k], index[2 * k + 1], false});
     if (!stored)
       throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(k) + ": the shard vanished while reading");
-    decode_inner(*stored, k, lo_in_inner, extent, out.data(), extent_out, out_start);
+    decode_inner(*stored, k, lo_in_inner, extent, out, out_shape, at);
   });
   return true;
 }
