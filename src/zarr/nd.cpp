@@ -49,12 +49,32 @@ void copy_rows(const std::byte* src, std::span<const std::uint64_t> src_stride, 
 }  // namespace
 
 // Rows of the last dimension are copied with memcpy.
+// Trailing dimensions that both arrays hold whole are merged into longer rows first.
 void copy_box(const std::byte* src, std::span<const std::uint64_t> src_shape, std::span<const std::uint64_t> src_start,
               std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
               std::span<const std::uint64_t> extent, std::size_t size) {
-  std::vector<std::uint64_t> src_stride(extent.size(), 1);
-  for (std::size_t i = src_stride.size(); i-- > 1;) src_stride[i - 1] = src_stride[i] * src_shape[i];
-  copy_rows(src, src_stride, src_start, dst, dst_shape, dst_start, extent, size);
+  std::size_t rank = extent.size();
+  std::vector<std::uint64_t> s_shape(src_shape.begin(), src_shape.end()), s_start(src_start.begin(), src_start.end());
+  std::vector<std::uint64_t> d_shape(dst_shape.begin(), dst_shape.end()), d_start(dst_start.begin(), dst_start.end());
+  std::vector<std::uint64_t> ext(extent.begin(), extent.end());
+  while (rank >= 2 && ext[rank - 1] == s_shape[rank - 1] && ext[rank - 1] == d_shape[rank - 1]) {
+    // The last dimension is whole in both (so its starts are 0): fold it into the one before.
+    const auto n = ext[rank - 1];
+    s_shape[rank - 2] *= n;
+    d_shape[rank - 2] *= n;
+    s_start[rank - 2] *= n;
+    d_start[rank - 2] *= n;
+    ext[rank - 2] *= n;
+    --rank;
+  }
+  s_shape.resize(rank);
+  s_start.resize(rank);
+  d_shape.resize(rank);
+  d_start.resize(rank);
+  ext.resize(rank);
+  std::vector<std::uint64_t> src_stride(rank, 1);
+  for (std::size_t i = rank; i-- > 1;) src_stride[i - 1] = src_stride[i] * s_shape[i];
+  copy_rows(src, src_stride, s_start, dst, d_shape, d_start, ext, size);
 }
 
 // A buffer of `n` elements all equal to `value`.
@@ -79,11 +99,13 @@ void fill_box(std::byte* dst, std::span<const std::uint64_t> dst_shape, std::spa
   copy_rows(row.data(), stride, start, dst, dst_shape, dst_start, extent, value.bytes().size());
 }
 
+// The first element against `value`, then the buffer against itself one element on: every
+// element equals the one before it. One memcmp over the whole buffer, not one per element.
 bool all_equal(std::span<const std::byte> data, const scalar& value) noexcept {
   const auto v = value.bytes();
-  for (std::size_t i = 0; i < data.size(); i += v.size())
-    if (std::memcmp(data.data() + i, v.data(), v.size()) != 0) return false;
-  return true;
+  if (data.size() < v.size()) return true;
+  if (std::memcmp(data.data(), v.data(), v.size()) != 0) return false;
+  return std::memcmp(data.data(), data.data() + v.size(), data.size() - v.size()) == 0;
 }
 
 }  // namespace zarr

@@ -1,0 +1,52 @@
+// zarr.nd: box copies against an element-by-element model (every box of a small array, so
+// that whole trailing dimensions are merged into long rows and partial ones are not), and
+// the all-equal test of chunks against a fill value.
+#include <boost/test/unit_test.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+import zarr;
+
+BOOST_AUTO_TEST_SUITE(nd)
+
+BOOST_AUTO_TEST_CASE(copy_box_matches_an_element_by_element_copy_for_every_box) {
+  const std::vector<std::uint64_t> src_shape{3, 4, 5}, dst_shape{4, 4, 5};
+  std::vector<std::uint16_t> src(60);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint16_t>(1000 + i);
+  int boxes = 0, bad = 0;
+  for (std::uint64_t z0 = 0; z0 < 3; ++z0)
+    for (std::uint64_t z1 = z0 + 1; z1 <= 3; ++z1)
+      for (std::uint64_t y0 = 0; y0 < 4; ++y0)
+        for (std::uint64_t y1 = y0 + 1; y1 <= 4; ++y1)
+          for (std::uint64_t x0 = 0; x0 < 5; ++x0)
+            for (std::uint64_t x1 = x0 + 1; x1 <= 5; ++x1) {
+              const std::vector<std::uint64_t> start{z0, y0, x0}, extent{z1 - z0, y1 - y0, x1 - x0};
+              const std::vector<std::uint64_t> at{1, 0, 0};  // one plane down in the destination
+              std::vector<std::uint16_t> dst(80, 0), want(80, 0);
+              for (std::uint64_t z = 0; z < extent[0]; ++z)
+                for (std::uint64_t y = 0; y < extent[1]; ++y)
+                  for (std::uint64_t x = 0; x < extent[2]; ++x)
+                    want[((at[0] + z) * 4 + y) * 5 + x] = src[((z0 + z) * 4 + y0 + y) * 5 + x0 + x];
+              zarr::copy_box(reinterpret_cast<const std::byte*>(src.data()), src_shape, start,
+                             reinterpret_cast<std::byte*>(dst.data()), dst_shape, at, extent, 2);
+              bad += dst != want;
+              ++boxes;
+            }
+  BOOST_TEST(boxes == 6 * 10 * 15);
+  BOOST_TEST(bad == 0);
+}
+
+BOOST_AUTO_TEST_CASE(all_equal_compares_whole_elements) {
+  const auto fill = zarr::scalar::of(zarr::data_type::uint16, std::uint16_t{0x0101});
+  std::vector<std::uint16_t> v(1000, 0x0101);
+  const auto bytes = [&] { return std::as_bytes(std::span(v)); };
+  BOOST_TEST(zarr::all_equal(bytes(), fill));
+  v[999] = 0x0102;
+  BOOST_TEST(!zarr::all_equal(bytes(), fill));
+  v.assign(1000, 0x0202);  // equal to each other, not to the fill value
+  BOOST_TEST(!zarr::all_equal(bytes(), fill));
+  BOOST_TEST(zarr::all_equal({}, fill));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
