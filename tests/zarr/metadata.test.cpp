@@ -158,6 +158,49 @@ BOOST_AUTO_TEST_CASE(rejects_sizes_that_overflow_64_bits) {
   ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape: expected a size that fits in 64 bits");
 }
 
+BOOST_AUTO_TEST_CASE(rejects_shapes_whose_byte_size_overflows_64_bits) {
+  // 2^61 float64 elements: the count fits in 64 bits, the bytes (2^64) do not
+  auto o = valid_array();
+  o["data_type"] = "float64";
+  o["shape"] = json::array{std::uint64_t{1} << 61, 1};
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "shape: expected a size that fits in 64 bits");
+  o["shape"] = json::array{(std::uint64_t{1} << 61) - 1, 1};  // 2^64 - 8 bytes: fits
+  BOOST_CHECK_NO_THROW(parse(o));
+  o["shape"] = json::array{std::uint64_t{1} << 32, std::uint64_t{1} << 29};  // the same product over two dimensions
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "shape: expected a size that fits in 64 bits");
+  o = valid_array();
+  o["data_type"] = "float64";
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [2305843009213693952, 1]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape: expected a size that fits in 64 bits");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_chunk_grids_that_end_past_2_to_the_64) {
+  // shape 2^64 - 1 in chunks of 2^63: the second chunk would end at 2^64
+  auto o = valid_array();
+  o["data_type"] = "uint8";
+  o["shape"] = json::array{UINT64_MAX};
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [9223372036854775808]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata,
+                   "chunk_grid.configuration.chunk_shape[0]: expected chunks that end within 2^64 - 1 elements");
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [4294967296]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape[0]: expected chunks that end within");
+  // chunks of 3 tile 2^64 - 1 exactly: the array opens and its last element reads as the fill value
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [3]}})");
+  o["fill_value"] = 42;
+  o["codecs"] = json::parse(R"(["bytes"])");
+  auto s = std::make_shared<zarr::memory_store>();
+  const auto a = zarr::array::create(s, "huge", parse(o));
+  BOOST_TEST(a.read<std::uint8_t>({{UINT64_MAX - 2}, {UINT64_MAX}}) == (std::vector<std::uint8_t>{42, 42}));
+  // a chunk shape that is not a positive integer
+  for (const char* bad : {"[5, -1]", "[-5, 5]", "[5, 2.5]", "[5, 1e30]", "[5, \"5\"]", "[5, null]"}) {
+    BOOST_TEST_CONTEXT(bad) {
+      o = valid_array();
+      o["chunk_grid"] = json::parse(std::string(R"({"name": "regular", "configuration": {"chunk_shape": )") + bad + "}}");
+      ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_grid.configuration.chunk_shape[");
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(refuses_deeply_nested_documents) {
   // 100000 levels: refused by depth, without recursing that deep
   for (const auto& text : {std::string(100000, '['), std::string(100000, '[') + std::string(100000, ']')}) {

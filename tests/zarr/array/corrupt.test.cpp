@@ -150,6 +150,21 @@ BOOST_AUTO_TEST_CASE(opening_reports_the_field_and_the_node) {
   ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "node \"/x\": zarr.json");
 }
 
+BOOST_AUTO_TEST_CASE(resizing_to_a_shape_that_overflows_64_bits_is_refused) {
+  auto s = std::make_shared<zarr::memory_store>();
+  auto a = make(s, le);  // uint32: 4 bytes per element
+  const std::vector<std::vector<std::uint64_t>> shapes{{std::uint64_t{1} << 62}, {UINT64_MAX}};
+  for (const auto& shape : shapes)
+    ZARR_CHECK_ERROR(a.resize(shape), zarr::errc::invalid_argument, "array \"/a\": resize: shape: expected a size that fits in 64 bits");
+  // nothing changed, in memory or in the store
+  BOOST_TEST(a.shape() == (std::vector<std::uint64_t>{32}), boost::test_tools::per_element());
+  BOOST_TEST(zarr::array::open(s, "a").shape() == (std::vector<std::uint64_t>{32}), boost::test_tools::per_element());
+  BOOST_TEST(a.read<std::uint32_t>({{31}, {32}})[0] == 31u * 7u + 1u);
+  // the largest shape that fits is fine
+  a.resize(std::vector<std::uint64_t>{UINT64_MAX / 4 / 8 * 8});
+  BOOST_TEST(a.read<std::uint32_t>({{31}, {33}}) == (std::vector<std::uint32_t>{31u * 7u + 1u, 0u}), boost::test_tools::per_element());
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(hostile_node_paths)
