@@ -225,6 +225,22 @@ BOOST_AUTO_TEST_CASE(refuses_deeply_nested_documents) {
   ZARR_CHECK_ERROR(zarr::parse_node_metadata(nested(65)), zarr::errc::invalid_metadata, "zarr.json");
 }
 
+BOOST_AUTO_TEST_CASE(reads_exact_fill_values_in_documents_nested_more_than_32_deep) {
+  // Just below halfway between float32 1 and its successor: rounds down to 1 (0x3f800000).
+  // Through a double it would round to the halfway point, whose shortest decimal
+  // (1.0000000596046448) lies above it and rounds up.
+  auto o = valid_array();
+  o["data_type"] = "float32";
+  json::value deep = json::array{};
+  for (int i = 0; i < 40; ++i) deep = json::array{deep};
+  o["attributes"] = json::object{{"deep", deep}};
+  o["fill_value"] = 0;
+  auto text = json::serialize(o);
+  text.replace(text.find(R"("fill_value":0)"), 14, R"("fill_value":1.000000059604644775390624999999)");
+  const auto m = std::get<zarr::array_metadata>(zarr::parse_node_metadata(text));
+  BOOST_TEST(m.fill_value.as<std::uint32_t>() == 0x3f800000u);
+}
+
 BOOST_AUTO_TEST_CASE(reads_huge_documents_and_refuses_huge_broken_ones) {
   // 8 MiB of attributes: a long string and a list of a million numbers
   auto o = valid_array();
