@@ -217,6 +217,23 @@ BOOST_AUTO_TEST_CASE(reads_inner_chunks_that_share_bytes) {
   BOOST_TEST((read_inner_chunk_1(c, shared) == std::vector<std::uint16_t>{1, 2, 5, 6}));
 }
 
+BOOST_AUTO_TEST_CASE(rejects_inner_chunks_that_overlap_the_index_or_partly_another_chunk) {
+  // a partial overlap is caught by the inner chunks' checksum
+  const auto crc = chain(plain(false, R"(, {"name": "crc32c"})"), spec({4, 4}, data_type::uint16));
+  const auto partly = with_index(crc.encode(to_bytes(iota16(16))), false, [](auto& e) { e[2] = e[0] + 4; });
+  ZARR_CHECK_ERROR(crc.decode(partly), errc::corrupt_chunk, "inner chunk 1: codecs[0].configuration.codecs[1] (crc32c)");
+  ZARR_CHECK_ERROR(read_inner_chunk_1(crc, partly), errc::corrupt_chunk, "inner chunk 1");
+  // an entry reaching into the index at the end: inner chunks take bytes [0, 32), the index [32, 96)
+  const auto end = chain(plain(false), spec({4, 4}, data_type::uint16));
+  const auto into_end = with_index(end.encode(to_bytes(iota16(16))), false, [](auto& e) { e[2] = 28; });
+  ZARR_CHECK_ERROR(end.decode(into_end), errc::corrupt_chunk, "inner chunk 1: expected bytes outside the index");
+  // index at the start: [0, 64) is the index
+  const auto start = chain(plain(true), spec({4, 4}, data_type::uint16));
+  const auto into_start = with_index(start.encode(to_bytes(iota16(16))), true, [](auto& e) { e[2] = 8; });
+  ZARR_CHECK_ERROR(start.decode(into_start), errc::corrupt_chunk, "inner chunk 1: expected bytes outside the index");
+  ZARR_CHECK_ERROR(read_inner_chunk_1(start, into_start), errc::corrupt_chunk, "inner chunk 1: expected bytes outside the index");
+}
+
 BOOST_AUTO_TEST_CASE(rejects_index_entries_out_of_range_or_wrapping_around) {
   const auto c = chain(plain(false), spec({4, 4}, data_type::uint16));
   const auto encoded = c.encode(to_bytes(iota16(16)));  // 32 bytes of inner chunks, then the index
@@ -261,6 +278,17 @@ BOOST_AUTO_TEST_CASE(rejects_inner_chunks_that_decode_to_the_wrong_size) {
       ZARR_CHECK_ERROR(read_inner_chunk_1(c, shard), errc::corrupt_chunk, message);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(rejects_shards_whose_index_would_not_fit_in_64_bits) {
+  // 2^62 inner chunks of one uint8 each: 2^66 bytes of index
+  ZARR_CHECK_ERROR(chain(R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [1], "codecs": ["bytes"],
+                              "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])",
+                         spec({std::uint64_t{1} << 62}, data_type::uint8)),
+                   errc::invalid_metadata, "codecs[0].configuration.chunk_shape: expected at most");
+  ZARR_CHECK_ERROR(chain(R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, -2], "codecs": ["bytes"], "index_codecs": ["bytes"]}}])",
+                         spec({4, 4}, data_type::uint16)),
+                   errc::invalid_metadata, "chunk_shape: expected positive integers");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 module;
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,9 +46,10 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
 
  private:
-  // [offset, nbytes] of every inner chunk, checked against the shard's size.
+  // [offset, nbytes] of every inner chunk, checked against the shard's size when known and
+  // against the index's place.
   [[nodiscard]] std::vector<std::uint64_t> decode_index(std::span<const std::byte> encoded,
-                                                        std::uint64_t shard_size) const;
+                                                        std::optional<std::uint64_t> shard_size) const;
   void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, std::span<const std::uint64_t> lo_in_inner,
                     std::span<const std::uint64_t> extent, std::byte* out, std::span<const std::uint64_t> out_shape,
                     std::span<const std::uint64_t> out_start) const;
