@@ -323,6 +323,15 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
   if (new_shape.size() != meta_.shape.size())
     throw error(errc::invalid_argument, where + ": expected " + std::to_string(meta_.shape.size()) + " dimensions, got " +
                                             std::to_string(new_shape.size()));
+  // The new shape must pass what opening the array would check (sizes within 64 bits).
+  auto resized = meta_;
+  resized.shape.assign(new_shape.begin(), new_shape.end());
+  try {
+    const auto text = resized.to_text();
+    static_cast<void>(array_metadata::parse(parse_json(text), text));
+  } catch (const error& e) {
+    throw error(errc::invalid_argument, where + ": " + e.what());
+  }
   const auto old_meta = meta_;
   meta_.shape.assign(new_shape.begin(), new_shape.end());
   const auto rank = new_shape.size();

@@ -622,7 +622,9 @@ scalar default_fill_value(data_type type) noexcept {
 
 std::optional<std::string_view> json_source_text(std::string_view document, std::string_view json_pointer) {
   std::error_code ec;
-  json::parse(document, ec);
+  json::parse_options options;
+  options.max_depth = 64;  // as zarr::parse_json: Boost.JSON's default of 32 would refuse valid documents
+  json::parse(document, ec, {}, options);
   if (ec) return std::nullopt;
   if (!json_pointer.empty() && json_pointer[0] != '/') return std::nullopt;
   std::size_t i = skip_space(document, 0);

@@ -170,8 +170,17 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
         throw error(errc::invalid_metadata, std::string(what) + ": expected a size that fits in 64 bits, got one that overflows");
     return n;
   };
-  checked_product(m.shape, 1, "shape");
+  checked_product(m.shape, static_cast<std::uint64_t>(info(m.type).size), "shape");
   checked_product(m.chunk_shape, static_cast<std::uint64_t>(info(m.type).size), "chunk_grid.configuration.chunk_shape");
+  // So must the end of the chunk grid: ceil(shape / chunk) * chunk, where the last chunk ends.
+  for (std::size_t i = 0; i < m.shape.size(); ++i) {
+    const std::uint64_t chunks = m.shape[i] / m.chunk_shape[i] + (m.shape[i] % m.chunk_shape[i] != 0);
+    std::uint64_t end = 0;
+    if (__builtin_mul_overflow(chunks, m.chunk_shape[i], &end))
+      throw error(errc::invalid_metadata, "chunk_grid.configuration.chunk_shape[" + std::to_string(i) +
+                                              "]: expected chunks that end within 2^64 - 1 elements (shape " +
+                                              std::to_string(m.shape[i]) + "), got chunks of " + std::to_string(m.chunk_shape[i]));
+  }
 
   m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
   const auto& fill = member(*o, "fill_value");

@@ -13,6 +13,9 @@ set(flags "${CXX_FLAGS}")
 if(SANITIZE)
   string(APPEND flags " -fsanitize=address,undefined -fno-sanitize-recover=all")
 endif()
+if(FUZZ)  # the library was built with libFuzzer's coverage instrumentation (ZARR_FUZZ)
+  string(APPEND flags " -fsanitize=fuzzer-no-link")
+endif()
 step(${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/build -G Ninja
   -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
   "-DCMAKE_CXX_FLAGS=${flags}" -DCMAKE_PREFIX_PATH=${prefix})

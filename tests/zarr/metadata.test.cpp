@@ -1,7 +1,10 @@
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 #include "../support.hpp"
@@ -153,6 +156,117 @@ BOOST_AUTO_TEST_CASE(rejects_sizes_that_overflow_64_bits) {
   o = valid_array();
   o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [4294967296, 4294967296]}})");
   ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape: expected a size that fits in 64 bits");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_shapes_whose_byte_size_overflows_64_bits) {
+  // 2^61 float64 elements: the count fits in 64 bits, the bytes (2^64) do not
+  auto o = valid_array();
+  o["data_type"] = "float64";
+  o["shape"] = json::array{std::uint64_t{1} << 61, 1};
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "shape: expected a size that fits in 64 bits");
+  o["shape"] = json::array{(std::uint64_t{1} << 61) - 1, 1};  // 2^64 - 8 bytes: fits
+  BOOST_CHECK_NO_THROW(parse(o));
+  o["shape"] = json::array{std::uint64_t{1} << 32, std::uint64_t{1} << 29};  // the same product over two dimensions
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "shape: expected a size that fits in 64 bits");
+  o = valid_array();
+  o["data_type"] = "float64";
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [2305843009213693952, 1]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape: expected a size that fits in 64 bits");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_chunk_grids_that_end_past_2_to_the_64) {
+  // shape 2^64 - 1 in chunks of 2^63: the second chunk would end at 2^64
+  auto o = valid_array();
+  o["data_type"] = "uint8";
+  o["shape"] = json::array{UINT64_MAX};
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [9223372036854775808]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata,
+                   "chunk_grid.configuration.chunk_shape[0]: expected chunks that end within 2^64 - 1 elements");
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [4294967296]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape[0]: expected chunks that end within");
+  // chunks of 3 tile 2^64 - 1 exactly: the array opens and its last element reads as the fill value
+  o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [3]}})");
+  o["fill_value"] = 42;
+  o["codecs"] = json::parse(R"(["bytes"])");
+  auto s = std::make_shared<zarr::memory_store>();
+  const auto a = zarr::array::create(s, "huge", parse(o));
+  BOOST_TEST(a.read<std::uint8_t>({{UINT64_MAX - 2}, {UINT64_MAX}}) == (std::vector<std::uint8_t>{42, 42}));
+  // a chunk shape that is not a positive integer
+  for (const char* bad : {"[5, -1]", "[-5, 5]", "[5, 2.5]", "[5, 1e30]", "[5, \"5\"]", "[5, null]"}) {
+    BOOST_TEST_CONTEXT(bad) {
+      o = valid_array();
+      o["chunk_grid"] = json::parse(std::string(R"({"name": "regular", "configuration": {"chunk_shape": )") + bad + "}}");
+      ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_grid.configuration.chunk_shape[");
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(refuses_deeply_nested_documents) {
+  // 100000 levels: refused by depth, without recursing that deep
+  for (const auto& text : {std::string(100000, '['), std::string(100000, '[') + std::string(100000, ']')}) {
+    ZARR_CHECK_ERROR(zarr::parse_json(text), zarr::errc::invalid_metadata,
+                     "zarr.json: expected a JSON document, got a parse error");
+    ZARR_CHECK_ERROR(zarr::parse_node_metadata(text), zarr::errc::invalid_metadata, "zarr.json");
+  }
+  std::string objects = R"({"zarr_format": 3, "node_type": "group", "attributes": )";
+  for (int i = 0; i < 100000; ++i) objects += R"({"a": )";
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata(objects), zarr::errc::invalid_metadata, "zarr.json");
+  // through a store, naming the node
+  auto s = std::make_shared<zarr::memory_store>();
+  s->set("x/zarr.json", std::as_bytes(std::span(objects)));
+  ZARR_CHECK_ERROR(zarr::group::open(s, "x"), zarr::errc::invalid_metadata, "node \"/x\": zarr.json");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "node \"/x\": zarr.json");
+  // the limit: 64 levels (the document's object is the first) parse, 65 do not
+  const auto nested = [](int levels) {
+    return R"({"zarr_format": 3, "node_type": "group", "attributes": {"a": )" + std::string(levels - 2, '[') +
+           std::string(levels - 2, ']') + "}}";
+  };
+  BOOST_CHECK_NO_THROW(static_cast<void>(zarr::parse_node_metadata(nested(64))));
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata(nested(65)), zarr::errc::invalid_metadata, "zarr.json");
+}
+
+BOOST_AUTO_TEST_CASE(reads_exact_fill_values_in_documents_nested_more_than_32_deep) {
+  // Just below halfway between float32 1 and its successor: rounds down to 1 (0x3f800000).
+  // Through a double it would round to the halfway point, whose shortest decimal
+  // (1.0000000596046448) lies above it and rounds up.
+  auto o = valid_array();
+  o["data_type"] = "float32";
+  json::value deep = json::array{};
+  for (int i = 0; i < 40; ++i) deep = json::array{deep};
+  o["attributes"] = json::object{{"deep", deep}};
+  o["fill_value"] = 0;
+  auto text = json::serialize(o);
+  text.replace(text.find(R"("fill_value":0)"), 14, R"("fill_value":1.000000059604644775390624999999)");
+  const auto m = std::get<zarr::array_metadata>(zarr::parse_node_metadata(text));
+  BOOST_TEST(m.fill_value.as<std::uint32_t>() == 0x3f800000u);
+}
+
+BOOST_AUTO_TEST_CASE(reads_huge_documents_and_refuses_huge_broken_ones) {
+  // 8 MiB of attributes: a long string and a list of a million numbers
+  auto o = valid_array();
+  json::array list;
+  for (int i = 0; i < 1000000; ++i) list.push_back(i);
+  o["attributes"] = json::object{{"text", std::string(std::size_t{8} << 20, 'x')}, {"list", list}};
+  const auto text = json::serialize(o);
+  const auto m = std::get<zarr::array_metadata>(zarr::parse_node_metadata(text));
+  BOOST_TEST(m.attributes.at("text").as_string().size() == std::size_t{8} << 20);
+  BOOST_TEST(m.attributes.at("list").as_array().size() == 1000000u);
+  BOOST_TEST(m.shape == (std::vector<std::uint64_t>{10, 20}), boost::test_tools::per_element());
+  // cut short, or with garbage after the end: a parse error, not a partial document
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata(std::string_view(text).substr(0, text.size() - 1)),
+                   zarr::errc::invalid_metadata, "zarr.json: expected a JSON document");
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata(text + "]"), zarr::errc::invalid_metadata, "zarr.json: expected a JSON document");
+  // a fill value of 100000 digits is read exactly; one too large for the type is out of range
+  auto f = valid_array();
+  f["data_type"] = "float64";
+  f["fill_value"] = 0;
+  auto long_fill = json::serialize(f);
+  const auto at = long_fill.find(R"("fill_value":0)") + 13;
+  long_fill.replace(at, 1, "0." + std::string(99999, '0') + "1");
+  BOOST_TEST(std::get<zarr::array_metadata>(zarr::parse_node_metadata(long_fill)).fill_value.as<double>() == 0.0);
+  long_fill = json::serialize(f);
+  long_fill.replace(at, 1, "1" + std::string(100000, '0'));
+  ZARR_CHECK_ERROR(zarr::parse_node_metadata(long_fill), zarr::errc::invalid_value, "fill_value");
 }
 
 BOOST_AUTO_TEST_CASE(rejects_unknown_fields_unless_they_need_not_be_understood) {

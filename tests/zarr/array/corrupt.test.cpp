@@ -1,9 +1,12 @@
-// Corrupt chunks and bad metadata in a store: a clear error naming the chunk key or the
-// field, never a crash, and the rest of the array stays readable.
+// Corrupt chunks, bad metadata and hostile node paths in a store: a clear error naming the
+// chunk key or the field, never a crash, and the rest of the array stays readable.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -81,6 +84,30 @@ BOOST_AUTO_TEST_CASE(garbage_compressed_bytes_name_their_key) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(a_chunk_that_decompresses_to_the_wrong_size_names_its_key) {
+  // chunks hold 32 bytes; each stored chunk is a valid stream of 5, 31, 33 or 40 bytes
+  const auto le_then = [](const char* codec) {
+    return std::string(R"([{"name": "bytes", "configuration": {"endian": "little"}}, )") + codec + "]";
+  };
+  for (const auto& codecs : {le_then(R"({"name": "gzip", "configuration": {"level": 5}})"),
+                             le_then(R"({"name": "zstd", "configuration": {"level": 3}})"),
+                             le_then(R"({"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "shuffle", "typesize": 4}})"),
+                             le_then(R"({"name": "crc32c"})")}) {
+    BOOST_TEST_CONTEXT(codecs) {
+      auto s = std::make_shared<zarr::memory_store>();
+      const auto a = make(s, codecs.c_str());
+      const auto& compressor = *a.codecs().bytes_to_bytes().back();
+      for (std::size_t n : {5u, 31u, 33u, 40u}) {
+        BOOST_TEST_CONTEXT(n << " bytes") {
+          std::vector<std::byte> payload(n, std::byte{7});
+          s->set("a/c/1", compressor.encode(payload));
+          expect_only_chunk_1_bad(a, ("codecs[0] (bytes): expected 32 bytes, got " + std::to_string(n)).c_str());
+        }
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(a_shard_index_pointing_outside_names_its_key) {
   auto s = std::make_shared<zarr::memory_store>();
   const auto a = make(s, R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [4],
@@ -121,6 +148,54 @@ BOOST_AUTO_TEST_CASE(opening_reports_the_field_and_the_node) {
   ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "codecs[0].configuration.endian");
   put("not json");
   ZARR_CHECK_ERROR(zarr::array::open(s, "x"), zarr::errc::invalid_metadata, "node \"/x\": zarr.json");
+}
+
+BOOST_AUTO_TEST_CASE(resizing_to_a_shape_that_overflows_64_bits_is_refused) {
+  auto s = std::make_shared<zarr::memory_store>();
+  auto a = make(s, le);  // uint32: 4 bytes per element
+  const std::vector<std::vector<std::uint64_t>> shapes{{std::uint64_t{1} << 62}, {UINT64_MAX}};
+  for (const auto& shape : shapes)
+    ZARR_CHECK_ERROR(a.resize(shape), zarr::errc::invalid_argument, "array \"/a\": resize: shape: expected a size that fits in 64 bits");
+  // nothing changed, in memory or in the store
+  BOOST_TEST(a.shape() == (std::vector<std::uint64_t>{32}), boost::test_tools::per_element());
+  BOOST_TEST(zarr::array::open(s, "a").shape() == (std::vector<std::uint64_t>{32}), boost::test_tools::per_element());
+  BOOST_TEST(a.read<std::uint32_t>({{31}, {32}})[0] == 31u * 7u + 1u);
+  // the largest shape that fits is fine
+  a.resize(std::vector<std::uint64_t>{UINT64_MAX / 4 / 8 * 8});
+  BOOST_TEST(a.read<std::uint32_t>({{31}, {33}}) == (std::vector<std::uint32_t>{31u * 7u + 1u, 0u}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(hostile_node_paths)
+
+BOOST_AUTO_TEST_CASE(are_refused_before_anything_is_read_or_written) {
+  namespace fs = std::filesystem;
+  const auto dir = zarr_test::scratch_dir();
+  fs::create_directories(dir / "outside");
+  std::ofstream(dir / "outside" / "zarr.json") << R"({"zarr_format": 3, "node_type": "group"})";
+  const auto root = dir / "store";
+  auto s = std::make_shared<zarr::filesystem_store>(root);
+  const auto meta = zarr::array_metadata::parse(json::parse(R"({"zarr_format": 3, "node_type": "array",
+      "shape": [4], "data_type": "uint8", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+      "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": ["bytes"]})"));
+  const std::vector<std::string> paths{"..", "../outside", "a/..", "a/../../outside", ".", "a/./b", "/outside",
+                                       (dir / "outside").string(), "a\\..\\..\\outside", "..\\outside",
+                                       std::string("a\0b", 3), std::string("..\0", 3), "a//b", "a/"};
+  for (const auto& path : paths) {
+    BOOST_TEST_CONTEXT("node path \"" << path << "\"") {
+      ZARR_CHECK_ERROR(zarr::array::create(s, path, meta), zarr::errc::invalid_key, "node name");
+      ZARR_CHECK_ERROR(zarr::array::create(s, path, meta, true), zarr::errc::invalid_key, "node name");
+      ZARR_CHECK_ERROR(zarr::array::open(s, path), zarr::errc::invalid_key, "node name");
+      ZARR_CHECK_ERROR(zarr::group::create(s, path, {}, true), zarr::errc::invalid_key, "node name");
+      ZARR_CHECK_ERROR(zarr::group::open(s, path), zarr::errc::invalid_key, "node name");
+      ZARR_CHECK_ERROR(zarr::read_node_metadata(*s, path), zarr::errc::invalid_key, "node name");
+    }
+  }
+  // nothing was written: the root is still empty, the outside group unchanged and alone
+  BOOST_TEST(fs::is_empty(root));
+  BOOST_TEST(std::distance(fs::directory_iterator(dir / "outside"), fs::directory_iterator()) == 1);
+  BOOST_TEST(fs::file_size(dir / "outside" / "zarr.json") == 40u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

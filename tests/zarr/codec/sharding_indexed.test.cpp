@@ -1,5 +1,6 @@
 // sharding_indexed: the binary format checked by hand, configuration errors, partial
-// reads that touch only the index and the inner chunks they need, and corrupt indexes.
+// reads that touch only the index and the inner chunks they need, and corrupt or hostile
+// indexes (overlapping, out-of-range and wrapping entries, inner chunks of the wrong size).
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <cstdint>
@@ -53,6 +54,34 @@ struct counting_reader {
     };
   }
 };
+
+// A 4x4 uint16 shard of 2x2 inner chunks, its index plain uint64s (no checksum) at the start
+// or the end; inner chunks `bytes`, optionally with a crc32c or gzip after it.
+std::string plain(bool index_at_start, const char* inner_extra = "") {
+  return std::string(R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, 2],
+      "codecs": [{"name": "bytes", "configuration": {"endian": "little"}})") + inner_extra + R"(],
+      "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+      "index_location": ")" + (index_at_start ? "start" : "end") + "\"}}]";
+}
+
+// `encoded` with its 4 index entries (8 uint64s, no checksum) rewritten by f.
+template <class F>
+zarr::bytes with_index(zarr::bytes encoded, bool index_at_start, F f) {
+  const std::size_t at = index_at_start ? 0 : encoded.size() - 64;
+  std::vector<std::uint64_t> entries(8);
+  std::memcpy(entries.data(), encoded.data() + at, 64);
+  f(entries);
+  std::memcpy(encoded.data() + at, entries.data(), 64);
+  return encoded;
+}
+
+// Inner chunk 1 ((0, 1): elements 3, 4, 7, 8 of 1..16) read alone, through decode_region.
+std::vector<std::uint16_t> read_inner_chunk_1(const zarr::codec_chain& c, const zarr::bytes& shard) {
+  counting_reader reader{&shard};
+  std::vector<std::uint16_t> out(4);
+  BOOST_TEST(c.array_to_bytes().decode_region(reader.get(), {{0, 2}, {2, 4}}, std::as_writable_bytes(std::span(out))));
+  return out;
+}
 
 }  // namespace
 
@@ -173,6 +202,93 @@ BOOST_AUTO_TEST_CASE(rejects_corrupt_shards) {
   const auto overflowing = index_chain.encode(to_bytes(index));
   std::memcpy(outside.data() + 32, overflowing.data(), overflowing.size());
   ZARR_CHECK_ERROR(c.decode(outside), errc::corrupt_chunk, "inner chunk 1");
+}
+
+BOOST_AUTO_TEST_CASE(reads_inner_chunks_that_share_bytes) {
+  // The format leaves the layout free ("unused space between them is allowed") and does not
+  // forbid two entries naming the same bytes: they decode to the same values.
+  const auto c = chain(plain(false), spec({4, 4}, data_type::uint16));
+  const auto shared = with_index(c.encode(to_bytes(iota16(16))), false, [](auto& e) {
+    e[2] = e[0];  // inner chunk 1 -> the bytes of inner chunk 0 (1, 2, 5, 6)
+    e[3] = e[1];
+  });
+  const auto values = from_bytes<std::uint16_t>(c.decode(shared));
+  BOOST_TEST((std::vector<std::uint16_t>{values[2], values[3], values[6], values[7]} == std::vector<std::uint16_t>{1, 2, 5, 6}));
+  BOOST_TEST((read_inner_chunk_1(c, shared) == std::vector<std::uint16_t>{1, 2, 5, 6}));
+}
+
+BOOST_AUTO_TEST_CASE(rejects_inner_chunks_that_overlap_the_index_or_partly_another_chunk) {
+  // a partial overlap is caught by the inner chunks' checksum
+  const auto crc = chain(plain(false, R"(, {"name": "crc32c"})"), spec({4, 4}, data_type::uint16));
+  const auto partly = with_index(crc.encode(to_bytes(iota16(16))), false, [](auto& e) { e[2] = e[0] + 4; });
+  ZARR_CHECK_ERROR(crc.decode(partly), errc::corrupt_chunk, "inner chunk 1: codecs[0].configuration.codecs[1] (crc32c)");
+  ZARR_CHECK_ERROR(read_inner_chunk_1(crc, partly), errc::corrupt_chunk, "inner chunk 1");
+  // an entry reaching into the index at the end: inner chunks take bytes [0, 32), the index [32, 96)
+  const auto end = chain(plain(false), spec({4, 4}, data_type::uint16));
+  const auto into_end = with_index(end.encode(to_bytes(iota16(16))), false, [](auto& e) { e[2] = 28; });
+  ZARR_CHECK_ERROR(end.decode(into_end), errc::corrupt_chunk, "inner chunk 1: expected bytes outside the index");
+  // index at the start: [0, 64) is the index
+  const auto start = chain(plain(true), spec({4, 4}, data_type::uint16));
+  const auto into_start = with_index(start.encode(to_bytes(iota16(16))), true, [](auto& e) { e[2] = 8; });
+  ZARR_CHECK_ERROR(start.decode(into_start), errc::corrupt_chunk, "inner chunk 1: expected bytes outside the index");
+  ZARR_CHECK_ERROR(read_inner_chunk_1(start, into_start), errc::corrupt_chunk, "inner chunk 1: expected bytes outside the index");
+}
+
+BOOST_AUTO_TEST_CASE(rejects_index_entries_out_of_range_or_wrapping_around) {
+  const auto c = chain(plain(false), spec({4, 4}, data_type::uint16));
+  const auto encoded = c.encode(to_bytes(iota16(16)));  // 32 bytes of inner chunks, then the index
+  constexpr auto max = ~std::uint64_t{0};
+  struct entry { std::uint64_t offset, nbytes; const char* partial; };
+  for (const auto& [offset, nbytes, partial] : {
+           entry{max, 8, "inner chunk 1: expected bytes within the shard"},      // only one half marks it empty
+           entry{0, max, "inner chunk 1: expected bytes within the shard"},
+           entry{max - 7, 16, "inner chunk 1: expected bytes within the shard"}, // offset + nbytes wraps to 8
+           entry{max - 1, 2, "inner chunk 1: expected bytes within the shard"},  // wraps to 0
+           entry{1000, 8, "expected a byte range within 96 bytes"},             // past the end
+           entry{90, 8, "expected a byte range within 96 bytes"}}) {
+    BOOST_TEST_CONTEXT("offset " << offset << ", nbytes " << nbytes) {
+      const auto bad = with_index(encoded, false, [&](auto& e) {
+        e[2] = offset;
+        e[3] = nbytes;
+      });
+      ZARR_CHECK_ERROR(c.decode(bad), errc::corrupt_chunk, "inner chunk 1: expected bytes within the shard's 96");
+      ZARR_CHECK_ERROR(read_inner_chunk_1(c, bad), errc::corrupt_chunk, partial);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(rejects_inner_chunks_that_decode_to_the_wrong_size) {
+  const auto c = chain(plain(false, R"(, {"name": "gzip", "configuration": {"level": 1}})"), spec({4, 4}, data_type::uint16));
+  const auto encoded = c.encode(to_bytes(iota16(16)));
+  const zarr::gzip_codec gzip({1}, "test");
+  for (std::size_t n : {6u, 10u, 0u}) {  // inner chunks hold 8 bytes
+    BOOST_TEST_CONTEXT(n << " bytes") {
+      // the shard with a gzip stream of n bytes appended before the index, and inner chunk 1 pointing at it
+      const auto stream = gzip.encode(random_bytes(n, 1));
+      zarr::bytes shard(encoded.begin(), encoded.end() - 64);
+      const auto at = shard.size();
+      shard.insert(shard.end(), stream.begin(), stream.end());
+      shard.insert(shard.end(), encoded.end() - 64, encoded.end());
+      shard = with_index(shard, false, [&](auto& e) {
+        e[2] = at;
+        e[3] = stream.size();
+      });
+      const auto message = "inner chunk 1: codecs[0].configuration.codecs[0] (bytes): expected 8 bytes, got " + std::to_string(n);
+      ZARR_CHECK_ERROR(c.decode(shard), errc::corrupt_chunk, message);
+      ZARR_CHECK_ERROR(read_inner_chunk_1(c, shard), errc::corrupt_chunk, message);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(rejects_shards_whose_index_would_not_fit_in_64_bits) {
+  // 2^62 inner chunks of one uint8 each: 2^66 bytes of index
+  ZARR_CHECK_ERROR(chain(R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [1], "codecs": ["bytes"],
+                              "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])",
+                         spec({std::uint64_t{1} << 62}, data_type::uint8)),
+                   errc::invalid_metadata, "codecs[0].configuration.chunk_shape: expected at most");
+  ZARR_CHECK_ERROR(chain(R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, -2], "codecs": ["bytes"], "index_codecs": ["bytes"]}}])",
+                         spec({4, 4}, data_type::uint16)),
+                   errc::invalid_metadata, "chunk_shape: expected positive integers");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,62 @@
+// The filesystem store: the store contract, files below the root, and hostile keys and
+// symbolic links that try to reach outside the root (refused, the outside left untouched).
 #include <boost/test/unit_test.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
 #include "contract.hpp"
 import zarr;
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// Every file below `dir` (links not followed) with its content: a snapshot to compare.
+std::map<std::string, std::string> snapshot(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
+    const auto rel = it->path().lexically_relative(dir).generic_string();
+    if (it->is_symlink()) {
+      out[rel] = "-> " + fs::read_symlink(it->path()).string();
+    } else if (it->is_regular_file()) {
+      std::ifstream in(it->path(), std::ios::binary);
+      out[rel] = std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } else {
+      out[rel] = "(folder)";
+    }
+  }
+  return out;
+}
+
+// Every store operation on `key` is refused with invalid_key and a message containing `why`.
+void check_refused(zarr::filesystem_store& s, const std::string& key, const char* why) {
+  BOOST_TEST_CONTEXT("key \"" << key << "\"") {
+    ZARR_CHECK_ERROR(s.get(key), zarr::errc::invalid_key, why);
+    ZARR_CHECK_ERROR(s.get(key, {0, 1}), zarr::errc::invalid_key, why);
+    ZARR_CHECK_ERROR(s.get(key, zarr::byte_range::last(1)), zarr::errc::invalid_key, why);
+    ZARR_CHECK_ERROR(s.size(key), zarr::errc::invalid_key, why);
+    ZARR_CHECK_ERROR(s.set(key, zarr_test::some_bytes(3)), zarr::errc::invalid_key, why);
+    ZARR_CHECK_ERROR(s.erase(key), zarr::errc::invalid_key, why);
+  }
+}
+
+const char* array_json = R"({"zarr_format": 3, "node_type": "array", "shape": [4], "data_type": "uint8",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+    "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+    "codecs": [{"name": "bytes"}]})";
+
+void write_file(const fs::path& p, const std::string& content) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << content;
+}
+
+}  // namespace
 
 BOOST_AUTO_TEST_SUITE(filesystem_store)
 
@@ -38,6 +90,87 @@ BOOST_AUTO_TEST_CASE(refuses_symbolic_links_that_lead_outside_the_root) {
   fs::create_directory_symlink(root / "real", root / "alias");
   s.set("alias/x", zarr_test::some_bytes(2));
   BOOST_TEST(s.get("real/x")->size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(refuses_keys_that_escape_the_root_and_leaves_the_outside_untouched) {
+  const auto dir = zarr_test::scratch_dir();
+  write_file(dir / "victim", "keep");
+  write_file(dir / "outside" / "victim", "keep too");
+  const auto root = dir / "store";
+  zarr::filesystem_store s(root);
+  s.set("a/inside", zarr_test::some_bytes(2));
+  const auto before = snapshot(dir);
+  for (const std::string key : {"../victim", "../outside/victim", "a/../../victim", "a/../inside", "./a/inside", ".."})
+    check_refused(s, key, "'.' or '..' segments");
+  for (const auto& key : {(dir / "victim").string(), (dir / "outside" / "victim").string(), std::string("/a/inside")})
+    check_refused(s, key, "absolute");
+  for (const std::string key : {"..\\victim", "a\\..\\..\\victim", "a\\inside"}) check_refused(s, key, "backslashes");
+  for (const auto& key : {std::string("../victim\0", 10), std::string("a/inside\0/../../../victim", 26),
+                          std::string("\0", 1)})
+    check_refused(s, key, "NUL");
+  check_refused(s, "a//inside", "empty segments");
+  check_refused(s, "", "being empty");
+  // no file read, written, created or removed anywhere: inside or outside the root
+  BOOST_TEST((snapshot(dir) == before));
+  ZARR_CHECK_ERROR(s.list("../"), zarr::errc::invalid_key, "'..'");
+  BOOST_TEST(s.list("..").empty());  // a prefix no key starts with (keys have no '..' segment)
+}
+
+BOOST_AUTO_TEST_CASE(refuses_a_chunk_file_that_links_outside_the_root) {
+  const auto dir = zarr_test::scratch_dir();
+  write_file(dir / "outside" / "secret", "secret");
+  const auto root = dir / "store";
+  zarr::filesystem_store s(root);
+  fs::create_directories(root / "a" / "c");
+  fs::create_symlink(dir / "outside" / "secret", root / "a" / "c" / "0");
+  // a relative link too: ../../../outside/secret from store/a/c/
+  fs::create_symlink(fs::path("..") / ".." / ".." / "outside" / "secret", root / "a" / "c" / "1");
+  const auto before = snapshot(dir);
+  check_refused(s, "a/c/0", "inside the store root");
+  check_refused(s, "a/c/1", "inside the store root");
+  BOOST_TEST((snapshot(dir) == before));  // the secret unchanged, the links still there
+  BOOST_TEST(s.list("a/").empty());       // links are not listed as keys
+  // an array whose chunk is such a link fails to read it, naming the key
+  s.set("a/zarr.json", std::as_bytes(std::span(std::string_view(array_json))));
+  const auto a = zarr::array::open(std::make_shared<zarr::filesystem_store>(root), "a");
+  ZARR_CHECK_ERROR(a.read<std::uint8_t>({{0}, {4}}), zarr::errc::invalid_key, "a/c/0");
+}
+
+BOOST_AUTO_TEST_CASE(refuses_a_node_folder_that_links_outside_the_root) {
+  const auto dir = zarr_test::scratch_dir();
+  write_file(dir / "outside" / "zarr.json", array_json);
+  write_file(dir / "outside" / "c" / "0", "abcd");
+  const auto root = dir / "store";
+  auto s = std::make_shared<zarr::filesystem_store>(root);
+  zarr::group::create(s, "");
+  fs::create_directory_symlink(dir / "outside", root / "linked");
+  const auto before = snapshot(dir / "outside");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "linked"), zarr::errc::invalid_key, "inside the store root");
+  ZARR_CHECK_ERROR(zarr::group::open(s, "linked"), zarr::errc::invalid_key, "inside the store root");
+  ZARR_CHECK_ERROR(zarr::read_node_metadata(*s, "linked"), zarr::errc::invalid_key, "inside the store root");
+  const auto meta = zarr::array_metadata::parse(zarr::parse_json(array_json));
+  ZARR_CHECK_ERROR(zarr::array::create(s, "linked", meta, true), zarr::errc::invalid_key, "inside the store root");
+  ZARR_CHECK_ERROR(zarr::array::create(s, "linked/new", meta), zarr::errc::invalid_key, "inside the store root");
+  ZARR_CHECK_ERROR(zarr::group::create(s, "linked", {}, true), zarr::errc::invalid_key, "inside the store root");
+  BOOST_TEST((snapshot(dir / "outside") == before));  // and the link still leads there
+  BOOST_TEST(fs::is_symlink(root / "linked"));
+  BOOST_TEST(zarr::group::open(s, "").children().empty());  // the link is not a child
+}
+
+BOOST_AUTO_TEST_CASE(refuses_a_zarr_json_that_links_outside_the_root) {
+  const auto dir = zarr_test::scratch_dir();
+  write_file(dir / "outside" / "zarr.json", array_json);
+  const auto root = dir / "store";
+  auto s = std::make_shared<zarr::filesystem_store>(root);
+  fs::create_directories(root / "b");
+  fs::create_symlink(dir / "outside" / "zarr.json", root / "b" / "zarr.json");
+  const auto before = snapshot(dir / "outside");
+  ZARR_CHECK_ERROR(zarr::array::open(s, "b"), zarr::errc::invalid_key, "store key \"b/zarr.json\"");
+  const auto meta = zarr::array_metadata::parse(zarr::parse_json(array_json));
+  ZARR_CHECK_ERROR(zarr::array::create(s, "b", meta, true), zarr::errc::invalid_key, "inside the store root");
+  ZARR_CHECK_ERROR(zarr::group::create(s, "b", {}, true), zarr::errc::invalid_key, "inside the store root");
+  BOOST_TEST((snapshot(dir / "outside") == before));  // and the link still leads there
+  BOOST_TEST(fs::is_symlink(root / "b" / "zarr.json"));
 }
 
 BOOST_AUTO_TEST_CASE(fails_to_open_a_missing_root_without_create) {

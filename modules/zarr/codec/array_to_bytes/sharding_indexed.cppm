@@ -7,6 +7,7 @@
 module;
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -53,9 +54,10 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
 
  private:
-  // [offset, nbytes] of every inner chunk, checked against the shard's size.
+  // [offset, nbytes] of every inner chunk, checked against the shard's size when known and
+  // against the index's place.
   [[nodiscard]] std::vector<std::uint64_t> decode_index(std::span<const std::byte> encoded,
-                                                        std::uint64_t shard_size) const;
+                                                        std::optional<std::uint64_t> shard_size) const;
   // Every inner chunk of a stored shard into `out` (of `out_shape`), the shard at `out_start`.
   void decode_all(std::span<const std::byte> encoded, std::byte* out, std::span<const std::uint64_t> out_shape,
                   std::span<const std::uint64_t> out_start) const;

@@ -23,6 +23,7 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
+constexpr std::uint64_t max_inner_chunks = std::uint64_t{1} << 59;
 
 }  // namespace
 
@@ -76,7 +77,11 @@ sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& con
       throw error(errc::invalid_metadata, at + "chunk_shape[" + std::to_string(i) + "]: expected a divisor of the shard size " +
                                               std::to_string(decoded.shape[i]) + ", got " + std::to_string(config.chunk_shape[i]));
     chunks_per_shard_.push_back(decoded.shape[i] / config.chunk_shape[i]);
-    inner_count_ *= chunks_per_shard_.back();
+    // The index holds 16 bytes per inner chunk: its size must stay representable.
+    if (__builtin_mul_overflow(inner_count_, chunks_per_shard_.back(), &inner_count_) || inner_count_ > max_inner_chunks)
+      throw error(errc::invalid_metadata, at + "chunk_shape: expected at most 2^59 inner chunks per shard (an index within 2^63 bytes), got more (" +
+                                              std::to_string(decoded.shape[i] / config.chunk_shape[i]) + " along dimension " +
+                                              std::to_string(i) + ")");
   }
   inner_ = std::make_unique<codec_chain>(config.codecs, chunk_spec{config.chunk_shape, decoded.type, decoded.fill},
                                          at + "codecs", document);
@@ -143,20 +148,29 @@ std::vector<std::uint64_t> sharding_indexed_codec::origin_of(std::uint64_t k) co
 }
 
 std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const std::byte> encoded,
-                                                                std::uint64_t shard_size) const {
+                                                                std::optional<std::uint64_t> shard_size) const {
   const auto raw = index_->decode(encoded);
   if (raw.size() != inner_count_ * 16)
     throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): expected an index of " + std::to_string(inner_count_ * 16) +
                                          " bytes, got " + std::to_string(raw.size()));
   std::vector<std::uint64_t> index(inner_count_ * 2);
   std::memcpy(index.data(), raw.data(), raw.size());
+  // Without the shard's size (a partial read), ranges are only kept from wrapping around.
+  const auto size = shard_size.value_or(empty_entry - 1);
   for (std::uint64_t k = 0; k < inner_count_; ++k) {
     const auto offset = index[2 * k], nbytes = index[2 * k + 1];
     if (offset == empty_entry && nbytes == empty_entry) continue;
-    if (offset > shard_size || nbytes > shard_size - offset)
-      throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(k) + ": expected bytes within the shard's " +
-                                           std::to_string(shard_size) + ", got offset " + std::to_string(offset) + " and length " +
-                                           std::to_string(nbytes));
+    const auto where = where_ + " (sharding_indexed): inner chunk " + std::to_string(k) + ": expected bytes ";
+    const auto got = ", got offset " + std::to_string(offset) + " and length " + std::to_string(nbytes);
+    if (offset > size || nbytes > size - offset)
+      throw error(errc::corrupt_chunk, where + "within the shard's " + std::to_string(size) + got);
+    // Inner chunks may share bytes (the layout is free) but never the index's.
+    const bool into_index = nbytes > 0 && (config_.index_at_end ? shard_size && offset + nbytes > size - index_size_
+                                                                : offset < index_size_);
+    if (into_index)
+      throw error(errc::corrupt_chunk, where + "outside the index (" +
+                                           (config_.index_at_end ? "the last " : "the first ") +
+                                           std::to_string(index_size_) + " bytes of the shard)" + got);
   }
   return index;
 }
@@ -228,8 +242,8 @@ bool sharding_indexed_codec::decode_region(const range_reader& reader, const reg
   }
   const auto encoded_index = reader(config_.index_at_end ? byte_range::last(index_size_) : byte_range{0, index_size_, false});
   if (!encoded_index) return false;
-  // The shard's size bounds the offsets; without it, ranges past the end fail when read.
-  const auto index = decode_index(*encoded_index, empty_entry - 1);
+  // The shard's size is not known here: ranges past its end fail when read.
+  const auto index = decode_index(*encoded_index, std::nullopt);
   const auto rank = shard_.shape.size();
   std::vector<std::uint64_t> lo_in_inner(rank), at(rank), extent(rank);
   for_each_cell(config_.chunk_shape, r, [&](std::span<const std::uint64_t> cell, std::span<const std::uint64_t> lo,

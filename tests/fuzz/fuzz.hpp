@@ -1,0 +1,126 @@
+// Shared by the libFuzzer targets (tests/fuzz/*.fuzz.cpp) and the seed generator (seeds.cpp):
+// property checks that abort (libFuzzer reports them like a crash), a reader for the selector
+// bytes at the front of an input, and the input formats that both sides must agree on.
+#pragma once
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+import zarr;
+
+namespace zarr_fuzz {
+
+// A property every input must keep; a violation is a finding.
+inline void expect(bool ok, const char* what, std::string_view detail = {}) {
+  if (ok) return;
+  std::fprintf(stderr, "zarr fuzz: property violated: %s %.*s\n", what, static_cast<int>(detail.size()), detail.data());
+  std::abort();
+}
+
+// A decoder may only refuse its input with zarr::error of code `code`.
+inline void expect_code(const zarr::error& e, zarr::errc code) {
+  expect(e.code() == code, "unexpected error code:", e.what());
+}
+
+inline bool same_bytes(std::span<const std::byte> a, std::span<const std::byte> b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
+}
+
+// Takes selector bytes off the front of the input; zeros once it runs out.
+class input {
+ public:
+  input(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+  std::uint8_t byte() {
+    if (size_ == 0) return 0;
+    --size_;
+    return *data_++;
+  }
+  std::uint64_t u64() {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= std::uint64_t{byte()} << (8 * i);
+    return v;
+  }
+  // A dimension: small (one byte below 0x80) or any 64-bit value (0x80 and eight bytes).
+  std::uint64_t dimension() {
+    const auto b = byte();
+    return b < 0x80 ? b : u64();
+  }
+  [[nodiscard]] std::span<const std::byte> rest() const { return {reinterpret_cast<const std::byte*>(data_), size_}; }
+  [[nodiscard]] std::string_view text() const { return {reinterpret_cast<const char*>(data_), size_}; }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+};
+
+// The writer's side of input::dimension.
+inline void put_dimension(std::string& out, std::uint64_t d) {
+  if (d < 0x80) {
+    out += static_cast<char>(d);
+    return;
+  }
+  out += static_cast<char>(0x80);
+  for (int i = 0; i < 8; ++i) out += static_cast<char>((d >> (8 * i)) & 0xff);
+}
+
+// --- array_read: a store in one input ------------------------------------------------------
+
+// The records of an array_read input: the root zarr.json, then key and value in turns.
+inline constexpr std::string_view record_separator = "\n--zarr-fuzz-record--\n";
+
+inline std::vector<std::string_view> split_records(std::string_view text) {
+  std::vector<std::string_view> out;
+  for (;;) {
+    const auto p = text.find(record_separator);
+    out.push_back(text.substr(0, p));
+    if (p == std::string_view::npos) return out;
+    text.remove_prefix(p + record_separator.size());
+  }
+}
+
+// --- sharding: the shard layouts the sharding target decodes -------------------------------
+
+// One layout per selector byte: where the index is, its codecs, the inner codecs, the shape.
+struct sharding_case {
+  std::string codecs;  // the `codecs` of an array whose chunk is one shard
+  std::vector<std::uint64_t> shape;
+  zarr::data_type type;
+};
+
+inline sharding_case sharding_case_of(std::uint8_t selector) {
+  const bool index_at_start = (selector & 1) != 0;
+  const bool index_crc = (selector & 2) != 0;
+  const int inner = (selector >> 2) % 4;
+  const int layout = (selector >> 4) % 3;
+  const std::string le = R"({"name": "bytes", "configuration": {"endian": "little"}})";
+  std::string inner_codecs = "[" + le + "]";
+  if (inner == 1) inner_codecs = "[" + le + R"(, {"name": "crc32c"}])";
+  if (inner == 2) inner_codecs = "[" + le + R"(, {"name": "gzip", "configuration": {"level": 1}}])";
+  std::vector<std::uint64_t> shape{4, 4}, chunk{2, 2};
+  auto type = zarr::data_type::uint16;
+  if (layout == 1) shape = {8}, chunk = {2}, type = zarr::data_type::uint32;
+  if (layout == 2) shape = {2, 4, 4}, chunk = {1, 2, 2}, type = zarr::data_type::uint8;
+  const auto list = [](const std::vector<std::uint64_t>& v) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "]";
+  };
+  if (inner == 3) {  // nested: each inner chunk is itself a shard of single elements
+    std::vector<std::uint64_t> ones(chunk.size(), 1);
+    inner_codecs = R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": )" + list(ones) +
+                   R"(, "codecs": [)" + le + R"(], "index_codecs": [)" + le + "]}}]";
+  }
+  const std::string index_codecs = index_crc ? "[" + le + R"(, {"name": "crc32c"}])" : "[" + le + "]";
+  return {R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": )" + list(chunk) + R"(, "codecs": )" +
+              inner_codecs + R"(, "index_codecs": )" + index_codecs + R"(, "index_location": ")" +
+              (index_at_start ? "start" : "end") + "\"}}]",
+          shape, type};
+}
+
+}  // namespace zarr_fuzz

@@ -1,0 +1,298 @@
+// zarr.fuzz.seeds SHARED_DIR SEEDS_DIR CORPUS_DIR: writes the seed inputs of every fuzz target
+// into SEEDS_DIR/<target>/ (emptied first) and creates the empty working corpus folders
+// CORPUS_DIR/<target>/. Seeds come from the interop corpus (SHARED_DIR/interop/corpus-*: its
+// zarr.json documents, chunk files and whole arrays), the fill-value vectors
+// (SHARED_DIR/vectors/fill) and data encoded here with the library's own encoders.
+#include <boost/json.hpp>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+#include "fuzz.hpp"
+
+namespace fs = std::filesystem;
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation down
+
+const std::vector<std::string> targets{"zarr_json", "fill_value", "region", "gzip",     "zstd",      "blosc",
+                                       "crc32c",    "bytes",      "packbits", "sharding", "array_read"};
+
+fs::path seeds_root;
+int written = 0;
+
+void seed(const std::string& target, const std::string& name, std::string_view content) {
+  if (content.size() > max_seed) return;
+  std::ofstream out(seeds_root / target / name, std::ios::binary);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  ++written;
+}
+
+std::string text_of(std::span<const std::byte> b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string flat_name(const fs::path& relative) {
+  auto s = relative.generic_string();
+  for (auto& c : s)
+    if (c == '/') c = '_';
+  return s;
+}
+
+// Sample data: a ramp, zeros, text and pseudo-random bytes.
+std::vector<zarr::bytes> samples() {
+  std::vector<zarr::bytes> out;
+  zarr::bytes ramp(300), zeros(1000, std::byte{0}), noise(500);
+  for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<std::byte>(i);
+  std::uint32_t x = 12345;
+  for (auto& b : noise) b = static_cast<std::byte>((x = x * 1103515245 + 12345) >> 24);
+  const std::string_view text = R"({"zarr_format": 3, "node_type": "group", "attributes": {"a": [1, 2, 3]}})";
+  out.push_back(ramp);
+  out.push_back(zeros);
+  out.push_back(noise);
+  out.emplace_back(reinterpret_cast<const std::byte*>(text.data()), reinterpret_cast<const std::byte*>(text.data()) + text.size());
+  out.emplace_back();
+  return out;
+}
+
+void codec_seeds() {
+  const auto data = samples();
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    const auto n = std::to_string(i);
+    for (int level : {0, 1, 9}) seed("gzip", "sample" + n + "_l" + std::to_string(level), text_of(zarr::gzip_codec({level}, "s").encode(data[i])));
+    for (int level : {-5, 1, 19}) seed("zstd", "sample" + n + "_l" + std::to_string(level), text_of(zarr::zstd_codec({level, level > 0}, "s").encode(data[i])));
+    for (const char* cname : {"lz4", "blosclz", "zstd", "zlib"})
+      for (auto shuffle : {zarr::blosc_shuffle::noshuffle, zarr::blosc_shuffle::shuffle, zarr::blosc_shuffle::bitshuffle})
+        seed("blosc", "sample" + n + "_" + cname + std::to_string(static_cast<int>(shuffle)),
+             text_of(zarr::blosc_codec({cname, 5, shuffle, 4, 0}, "s").encode(data[i])));
+    seed("crc32c", "sample" + n, text_of(zarr::crc32c_codec("s").encode(data[i])));
+  }
+  // bytes: [type][flags] + data
+  for (std::size_t t = 0; t < zarr::data_type_count; ++t)
+    for (char flags : {0, 1, 5}) {
+      std::string s{static_cast<char>(t), flags};
+      s += text_of(data[0]).substr(0, 64);
+      if (static_cast<zarr::data_type>(t) == zarr::data_type::bool_)
+        for (std::size_t i = 2; i < s.size(); ++i) s[i] = static_cast<char>(s[i] & 1);
+      seed("bytes", std::string(zarr::name(static_cast<zarr::data_type>(t))) + "_" + std::to_string(flags), s);
+    }
+  // packbits: [type][padding][first_bit][last_bit][flags] + a valid encoding of 16 elements
+  struct pb { zarr::data_type type; int padding, first, last; };
+  for (const auto& c : {pb{zarr::data_type::bool_, 0, 0xff, 0xff}, pb{zarr::data_type::int4, 1, 0, 3},
+                        pb{zarr::data_type::uint2, 2, 0xff, 0xff}, pb{zarr::data_type::uint8, 0, 2, 6},
+                        pb{zarr::data_type::int16, 2, 0, 10}, pb{zarr::data_type::uint32, 1, 0, 31},
+                        pb{zarr::data_type::int64, 0, 3, 40}, pb{zarr::data_type::float32, 0, 0xff, 0xff},
+                        pb{zarr::data_type::complex64, 2, 0xff, 0xff}, pb{zarr::data_type::float4_e2m1fn, 1, 0xff, 0xff},
+                        pb{zarr::data_type::float6_e3m2fn, 0, 0xff, 0xff}, pb{zarr::data_type::bfloat16, 2, 0, 15}}) {
+    zarr::packbits_configuration config;
+    config.padding = static_cast<zarr::packbits_padding>(c.padding);
+    if (c.first != 0xff) config.first_bit = static_cast<std::uint64_t>(c.first);
+    if (c.last != 0xff) config.last_bit = static_cast<std::uint64_t>(c.last);
+    const zarr::packbits_codec codec(config, {{16}, c.type, zarr::default_fill_value(c.type)}, "s");
+    auto encoded = codec.encode(zarr::filled(16, zarr::default_fill_value(c.type)));
+    const std::size_t skip_front = c.padding == 1 ? 1 : 0, skip_back = c.padding == 2 ? 1 : 0;
+    for (std::size_t i = skip_front; i + skip_back < encoded.size(); ++i) encoded[i] = static_cast<std::byte>(i * 37 + 11);
+    std::string s{static_cast<char>(c.type), static_cast<char>(c.padding), static_cast<char>(c.first), static_cast<char>(c.last), 0};
+    seed("packbits", std::string(zarr::name(c.type)) + "_" + std::to_string(c.first) + "_" + std::to_string(c.last),
+         s + text_of(encoded));
+  }
+}
+
+void sharding_seeds() {
+  for (int selector = 0; selector < 48; ++selector) {
+    const auto c = zarr_fuzz::sharding_case_of(static_cast<std::uint8_t>(selector));
+    const zarr::chunk_spec spec{c.shape, c.type, zarr::default_fill_value(c.type)};
+    const zarr::codec_chain chain(zarr::parse_json(c.codecs), spec);
+    // Values 1, 2, ... with the first inner chunk left at the fill value (an empty index entry).
+    zarr::bytes shard(static_cast<std::size_t>(spec.byte_size()), std::byte{0});
+    const auto element = static_cast<std::size_t>(zarr::info(c.type).size);
+    for (std::size_t i = shard.size() / 2; i < shard.size(); i += element) shard[i] = static_cast<std::byte>(i / element + 1);
+    const auto encoded = chain.array_to_bytes().encode(shard);
+    std::string s{static_cast<char>(selector)};
+    for (std::size_t i = 0; i < c.shape.size(); ++i) s += {static_cast<char>(c.shape[i] / 2), static_cast<char>(1)};
+    seed("sharding", "case" + std::to_string(selector), s + text_of(encoded));
+  }
+}
+
+void fill_value_seeds(const fs::path& shared) {
+  const auto dir = shared / "vectors" / "fill";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".csv") continue;
+    zarr::data_type type;
+    try {
+      type = zarr::data_type_from_name(entry.path().stem().string());
+    } catch (const zarr::error&) {
+      continue;
+    }
+    // Up to 60 rows of each file, spread over it (some files have thousands).
+    std::vector<std::string> lines;
+    std::ifstream in(entry.path());
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    const std::size_t step = lines.size() / 60 + 1;
+    for (std::size_t row = 1; row < lines.size(); row += step) {
+      const auto& line = lines[row];
+      const auto comma = line.find(',');
+      if (line.empty() || comma == std::string::npos) continue;
+      seed("fill_value", entry.path().stem().string() + "_" + std::to_string(row),
+           std::string(1, static_cast<char>(type)) + line.substr(0, comma));
+    }
+  }
+  for (const char* text : {R"([1.5, "NaN"])", R"(["0x7fc00001", -0.0])", R"([1e300, "-Infinity"])", "[0, 0]"})
+    for (auto type : {zarr::data_type::complex64, zarr::data_type::complex128})
+      seed("fill_value", std::string(zarr::name(type)) + "_" + std::to_string(written), std::string(1, static_cast<char>(type)) + text);
+}
+
+void region_seeds() {
+  struct r { std::vector<std::uint64_t> shape; const char* text; };
+  for (const auto& c : {r{{10, 20}, "0:10,:"}, r{{10, 20}, ":,5:"}, r{{4, 5, 6}, "1:2,3:4,5:6"}, r{{}, ""},
+                        r{{7}, ":"}, r{{~std::uint64_t{0}}, "18446744073709551615:"}, r{{3}, "0:4"},
+                        r{{1000, 1000}, "100:900,-1:5"}}) {
+    std::string s(1, static_cast<char>(c.shape.size()));
+    for (auto d : c.shape) zarr_fuzz::put_dimension(s, d);
+    seed("region", "region" + std::to_string(written), s + c.text);
+  }
+}
+
+// The records of an array_read input for the array at the root of `s`.
+std::string records_of(const zarr::store& s) {
+  std::string out = text_of(*s.get("zarr.json"));
+  for (const auto& key : s.list("")) {
+    if (key == "zarr.json") continue;
+    out += std::string(zarr_fuzz::record_separator) + key + std::string(zarr_fuzz::record_separator) + text_of(*s.get(key));
+  }
+  return out;
+}
+
+// Arrays written by the library, for codecs the interop corpus does not have.
+void library_array_seeds() {
+  const std::string head = R"({"zarr_format": 3, "node_type": "array", "shape": [10, 7],
+      "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 3]}},
+      "chunk_key_encoding": {"name": "default"}, )";
+  struct a { const char* type; const char* fill; const char* codecs; };
+  const char* le = R"({"name": "bytes", "configuration": {"endian": "little"}})";
+  const std::vector<a> arrays{
+      {"uint16", "7", "[BYTES]"},
+      {"int32", "-1", R"([{"name": "transpose", "configuration": {"order": [1, 0]}}, {"name": "bytes", "configuration": {"endian": "big"}}, {"name": "gzip", "configuration": {"level": 1}}])"},
+      {"float64", "0", R"([{"name": "scale_offset", "configuration": {"offset": -20, "scale": 4}}, {"name": "cast_value", "configuration": {"data_type": "uint8"}}, BYTES, {"name": "crc32c"}])"},
+      {"int4", "0", R"([{"name": "packbits", "configuration": {"padding_encoding": "last_byte"}}])"},
+      {"uint8", "0", R"([{"name": "reshape", "configuration": {"shape": [-1]}}, BYTES, {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "shuffle"}}])"},
+      {"int16", "3", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, 1], "codecs": [BYTES, {"name": "gzip", "configuration": {"level": 1}}], "index_codecs": [BYTES, {"name": "crc32c"}], "index_location": "start"}}])"},
+      {"bool", "false", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, 3], "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [1, 1], "codecs": ["bytes"], "index_codecs": [BYTES]}}], "index_codecs": [BYTES]}}])"},
+  };
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    std::string codecs = arrays[i].codecs;
+    for (std::size_t p; (p = codecs.find("BYTES")) != std::string::npos;) codecs.replace(p, 5, le);
+    const auto doc = head + R"("data_type": ")" + arrays[i].type + R"(", "fill_value": )" + arrays[i].fill +
+                     R"(, "codecs": )" + codecs + "}";
+    auto s = std::make_shared<zarr::memory_store>();
+    const auto meta = zarr::array_metadata::parse(zarr::parse_json(doc), doc);
+    auto arr = zarr::array::create(s, "", meta);
+    const auto element = static_cast<std::size_t>(zarr::info(arr.type()).size);
+    std::vector<std::byte> values(70 * element, std::byte{0});
+    for (std::size_t k = 20 * element; k < values.size(); k += element) values[k] = static_cast<std::byte>(k % 7 == 0 ? 0 : k % 2);
+    arr.write(zarr::region{{0, 0}, {10, 7}}, values);
+    seed("array_read", "library" + std::to_string(i), records_of(*s));
+    seed("zarr_json", "library" + std::to_string(i), text_of(*s->get("zarr.json")));
+  }
+  // numcodecs.fixedscaleoffset is read only: its chunks are written by hand (int16 values).
+  const std::string fso = R"({"zarr_format": 3, "node_type": "array", "shape": [6], "data_type": "float64",
+      "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+      "chunk_key_encoding": {"name": "default"}, "fill_value": 0.5,
+      "codecs": [{"name": "numcodecs.fixedscaleoffset", "configuration": {"scale": 10, "offset": 1, "dtype": "<f8", "astype": "<i2"}}, )" +
+                          std::string(le) + "]}";
+  const std::string chunk("\x01\x00\x0a\x00\xf6\xff\x00\x80", 8);
+  const auto sep = std::string(zarr_fuzz::record_separator);
+  seed("array_read", "fixedscaleoffset", fso + sep + "c/0" + sep + chunk + sep + "c/1" + sep + chunk);
+  seed("zarr_json", "fixedscaleoffset", fso);
+}
+
+// The interop corpus: every zarr.json, whole arrays, and chunk files by their last codec.
+void corpus_seeds(const fs::path& shared) {
+  std::error_code ec;
+  for (const auto& corpus : fs::directory_iterator(shared / "interop", ec)) {
+    if (!corpus.is_directory() || !corpus.path().filename().string().starts_with("corpus-")) continue;
+    const auto store = corpus.path() / "store";
+    for (const auto& entry : fs::recursive_directory_iterator(store, ec)) {
+      if (entry.path().filename() != "zarr.json") continue;
+      const auto dir = entry.path().parent_path();
+      const auto name = corpus.path().filename().string() + "_" + flat_name(fs::relative(dir, store));
+      const auto doc = read_file(entry.path());
+      seed("zarr_json", name, doc);
+      zarr::node_metadata node;
+      try {
+        node = zarr::parse_node_metadata(doc);
+      } catch (const zarr::error&) {
+        continue;
+      }
+      const auto* meta = std::get_if<zarr::array_metadata>(&node);
+      if (meta == nullptr) continue;
+      std::string records = doc;
+      std::vector<fs::path> chunks;
+      for (const auto& file : fs::recursive_directory_iterator(dir, ec))
+        if (file.is_regular_file() && file.path().filename() != "zarr.json") chunks.push_back(file.path());
+      const auto sep = std::string(zarr_fuzz::record_separator);
+      for (const auto& c : chunks) records += sep + fs::relative(c, dir).generic_string() + sep + read_file(c);
+      seed("array_read", name, records);
+      // A chunk file is the output of the last codec: a seed for that codec's decoder.
+      const auto& list = meta->codecs.as_array();
+      const auto& last = list.back();
+      const std::string last_name(last.is_string() ? last.as_string() : last.as_object().at("name").as_string());
+      std::string target = last_name;
+      std::string prefix;
+      if (last_name == "bytes" && list.size() == 1) {
+        const auto* config = last.is_object() ? last.as_object().if_contains("configuration") : nullptr;
+        const bool big = config && config->as_object().if_contains("endian") &&
+                         config->as_object().at("endian") == json::value("big");
+        prefix = {static_cast<char>(meta->type), static_cast<char>(big ? 1 : 0)};
+      } else if (last_name != "gzip" && last_name != "zstd" && last_name != "blosc" && last_name != "crc32c") {
+        continue;
+      }
+      for (std::size_t i = 0; i < chunks.size() && i < 3; ++i)
+        seed(target, name + "_" + flat_name(fs::relative(chunks[i], dir)), prefix + read_file(chunks[i]));
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: zarr.fuzz.seeds SHARED_DIR SEEDS_DIR CORPUS_DIR\n");
+    return 2;
+  }
+  const fs::path shared = argv[1];
+  seeds_root = argv[2];
+  try {
+    for (const auto& t : targets) {
+      fs::remove_all(seeds_root / t);
+      fs::create_directories(seeds_root / t);
+      fs::create_directories(fs::path(argv[3]) / t);
+    }
+    codec_seeds();
+    sharding_seeds();
+    fill_value_seeds(shared);
+    region_seeds();
+    library_array_seeds();
+    corpus_seeds(shared);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "zarr.fuzz.seeds: %s\n", e.what());
+    return 1;
+  }
+  std::printf("zarr.fuzz.seeds: %d seeds for %zu targets in %s\n", written, targets.size(), seeds_root.c_str());
+  return 0;
+}

@@ -1,0 +1,67 @@
+// libFuzzer target: reading shards (zarr.codec.sharding_indexed): the index, the inner chunks,
+// whole (decode) and in part (decode_region, which reads byte ranges). Input: the layout
+// (one byte, zarr_fuzz::sharding_case_of), a region (start and length per dimension, one byte
+// each), then the shard's bytes. Both reads succeed or refuse with corrupt_chunk; when both
+// succeed they agree, and a shard that decodes whole also decodes in part.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+#include "fuzz.hpp"
+
+namespace {
+
+const zarr::codec_chain& chain_of(std::uint8_t selector) {
+  static std::vector<std::optional<zarr::codec_chain>> chains(48);
+  auto& chain = chains[selector % 48];
+  if (!chain) {
+    const auto c = zarr_fuzz::sharding_case_of(selector % 48);
+    chain.emplace(zarr::parse_json(c.codecs), zarr::chunk_spec{c.shape, c.type, zarr::default_fill_value(c.type)});
+  }
+  return *chain;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  zarr_fuzz::input in(data, size);
+  const auto& codec = chain_of(in.byte()).array_to_bytes();
+  const auto& spec = codec.decoded();
+  zarr::region r{std::vector<std::uint64_t>(spec.shape.size()), std::vector<std::uint64_t>(spec.shape.size())};
+  for (std::size_t i = 0; i < spec.shape.size(); ++i) {
+    r.start[i] = in.byte() % (spec.shape[i] + 1);
+    r.stop[i] = r.start[i] + in.byte() % (spec.shape[i] - r.start[i] + 1);
+  }
+  const auto shard = in.rest();
+
+  std::optional<zarr::bytes> whole;
+  try {
+    whole = codec.decode(shard);
+    zarr_fuzz::expect(whole->size() == spec.byte_size(), "a shard decoded to the wrong size");
+  } catch (const zarr::error& e) {
+    zarr_fuzz::expect_code(e, zarr::errc::corrupt_chunk);
+  }
+
+  const auto element = static_cast<std::size_t>(zarr::info(spec.type).size);
+  zarr::bytes part(static_cast<std::size_t>(r.num_elements()) * element);
+  const zarr::range_reader reader = [&](std::optional<zarr::byte_range> range) -> std::optional<zarr::bytes> {
+    if (!range) return zarr::bytes(shard.begin(), shard.end());
+    const auto [offset, length] = zarr::resolve_range("shard", *range, shard.size());
+    return zarr::bytes(shard.begin() + static_cast<std::ptrdiff_t>(offset),
+                       shard.begin() + static_cast<std::ptrdiff_t>(offset + length));
+  };
+  try {
+    zarr_fuzz::expect(codec.decode_region(reader, r, part), "a present shard read as absent");
+  } catch (const zarr::error& e) {
+    zarr_fuzz::expect_code(e, zarr::errc::corrupt_chunk);
+    zarr_fuzz::expect(!whole, "decode_region refuses a shard that decode reads:", e.what());
+    return 0;
+  }
+  if (whole && r.num_elements() > 0) {
+    zarr::bytes expected(part.size());
+    const std::vector<std::uint64_t> zero(r.start.size(), 0);
+    zarr::copy_box(whole->data(), spec.shape, r.start, expected.data(), r.extent(), zero, r.extent(), element);
+    zarr_fuzz::expect(zarr_fuzz::same_bytes(expected, part), "decode_region differs from decode");
+  }
+  return 0;
+}
