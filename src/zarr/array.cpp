@@ -213,8 +213,12 @@ void array::read(const region& r, std::span<std::byte> out) const {
     const auto key = chunk_key(index);
     const region box{in_chunk, stop};
     if (partial && !box.covers(meta_.chunk_shape)) {
-      const range_reader reader = [&](std::optional<byte_range> range) {
-        return range ? store_->get(key, *range) : store_->get(key);
+      // One version of the value for every read below: a shard rewritten meanwhile
+      // would pair the old index with the new inner chunks.
+      const auto value = store_->snapshot(key);
+      const range_reader reader = [&](std::optional<byte_range> range) -> std::optional<bytes> {
+        if (!value) return std::nullopt;
+        return value->get(range);
       };
       bytes part(static_cast<std::size_t>(box.num_elements()) * size);
       bool found = false;

@@ -1,8 +1,12 @@
-// zarr.store: key validation (DECISIONS.md 24) and the generic list_dir.
+// zarr.store: key validation (DECISIONS.md 24), the generic list_dir and snapshot.
 module;
 #include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 module zarr.store;
 
@@ -38,6 +42,32 @@ std::pair<std::uint64_t, std::uint64_t> resolve_range(std::string_view key, byte
                                          (range.suffix ? "the last " + std::to_string(range.length)
                                                        : std::to_string(range.offset) + "+" + std::to_string(range.length)));
   return {offset, range.length};
+}
+
+namespace {
+
+// A value read whole, for stores without partial reads.
+class whole_value final : public stored_value {
+ public:
+  whole_value(std::string key, bytes value) : key_(std::move(key)), value_(std::move(value)) {}
+  [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
+    if (!range) return value_;
+    const auto [offset, length] = resolve_range(key_, *range, value_.size());
+    return bytes(value_.begin() + static_cast<std::ptrdiff_t>(offset),
+                 value_.begin() + static_cast<std::ptrdiff_t>(offset + length));
+  }
+
+ private:
+  std::string key_;
+  bytes value_;
+};
+
+}  // namespace
+
+std::unique_ptr<const stored_value> store::snapshot(std::string_view key) const {
+  auto value = get(key);
+  if (!value) return nullptr;
+  return std::make_unique<const whole_value>(std::string(key), std::move(*value));
 }
 
 std::vector<std::string> store::list_dir(std::string_view prefix) const {

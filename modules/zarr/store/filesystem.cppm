@@ -5,6 +5,7 @@
 module;
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,6 +26,8 @@ class filesystem_store final : public store {
 
   [[nodiscard]] std::optional<bytes> get(std::string_view key) const override;
   [[nodiscard]] std::optional<bytes> get(std::string_view key, byte_range range) const override;
+  // The open file: its ranges come from the version that was there when it was opened.
+  [[nodiscard]] std::unique_ptr<const stored_value> snapshot(std::string_view key) const override;
   [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;
@@ -34,8 +37,6 @@ class filesystem_store final : public store {
   // The file for a key, after validating the key and checking that no symbolic link
   // along the way leads outside the root.
   [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
-  // The whole value, or a range of it; nothing when absent.
-  [[nodiscard]] std::optional<bytes> read(std::string_view key, std::optional<byte_range> range) const;
 
   std::filesystem::path root_;
 };

@@ -8,11 +8,13 @@ module;
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 module zarr.store.filesystem;
 
@@ -74,26 +76,56 @@ fs::path filesystem_store::path_of(std::string_view key) const {
   return resolved;
 }
 
-std::optional<bytes> filesystem_store::read(std::string_view key, std::optional<byte_range> range) const {
+namespace {
+
+// An open file: writers never change a file, they rename a new one over it, so every
+// read through this descriptor sees the version that was opened.
+class open_file final : public stored_value {
+ public:
+  open_file(std::string key, fs::path path, file&& f, std::uint64_t size)
+      : key_(std::move(key)), path_(std::move(path)), size_(size) {
+    f_.fd = std::exchange(f.fd, -1);
+  }
+  [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
+    const auto [offset, length] = range ? resolve_range(key_, *range, size_) : std::pair<std::uint64_t, std::uint64_t>{0, size_};
+    bytes out(static_cast<std::size_t>(length));
+    read_exact(f_.fd, path_, out.data(), length, offset);
+    return out;
+  }
+
+ private:
+  std::string key_;
+  fs::path path_;
+  file f_;
+  std::uint64_t size_;
+};
+
+}  // namespace
+
+std::unique_ptr<const stored_value> filesystem_store::snapshot(std::string_view key) const {
   const auto path = path_of(key);
   file f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (f.fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return std::nullopt;
+    if (errno == ENOENT || errno == ENOTDIR) return nullptr;
     fail_io("cannot open", path, errno);
   }
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", path, errno);
-  if (!S_ISREG(st.st_mode)) return std::nullopt;
-  const auto size = static_cast<std::uint64_t>(st.st_size);
-  const auto [offset, length] = range ? resolve_range(key, *range, size) : std::pair<std::uint64_t, std::uint64_t>{0, size};
-  bytes out(static_cast<std::size_t>(length));
-  read_exact(f.fd, path, out.data(), length, offset);
-  return out;
+  if (!S_ISREG(st.st_mode)) return nullptr;
+  return std::make_unique<const open_file>(std::string(key), path, std::move(f), static_cast<std::uint64_t>(st.st_size));
 }
 
-std::optional<bytes> filesystem_store::get(std::string_view key) const { return read(key, std::nullopt); }
+std::optional<bytes> filesystem_store::get(std::string_view key) const {
+  const auto value = snapshot(key);
+  if (!value) return std::nullopt;
+  return value->get(std::nullopt);
+}
 
-std::optional<bytes> filesystem_store::get(std::string_view key, byte_range range) const { return read(key, range); }
+std::optional<bytes> filesystem_store::get(std::string_view key, byte_range range) const {
+  const auto value = snapshot(key);
+  if (!value) return std::nullopt;
+  return value->get(range);
+}
 
 std::optional<std::uint64_t> filesystem_store::size(std::string_view key) const {
   const auto path = path_of(key);
