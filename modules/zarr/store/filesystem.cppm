@@ -2,7 +2,10 @@
 // "Store implementations"); the default store, embedded, no server. Key "a/b/c" is the
 // file <root>/a/b/c. Writes are atomic: a temporary file in the same folder, renamed
 // over the old one (DECISIONS.md 23); keys never reach outside the root (DECISIONS.md 24).
+// A writer killed between the two leaves its temporary file, "<key>.zarr-tmp.<pid>.<n>":
+// never listed nor read as a key; remove_temporaries() deletes them.
 module;
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -32,6 +35,11 @@ class filesystem_store final : public store {
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
+
+  // Deletes the temporary files that killed writers left behind; returns how many. Only
+  // while no writer (thread or process) uses the directory: it would delete their
+  // writes in progress.
+  std::size_t remove_temporaries();
 
  private:
   // The file for a key, after validating the key and checking that no symbolic link

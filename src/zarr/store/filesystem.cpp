@@ -25,6 +25,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// What marks a temporary file (filesystem.cppm); keys may not contain it.
+constexpr std::string_view temporary_marker = ".zarr-tmp.";
+
 [[noreturn]] void fail_io(std::string_view what, const fs::path& path, int err) {
   throw error(errc::io, std::string(what) + " \"" + path.string() + "\": " + std::strerror(err));
 }
@@ -64,6 +67,9 @@ filesystem_store::filesystem_store(const fs::path& root, bool create) {
 
 fs::path filesystem_store::path_of(std::string_view key) const {
   validate_key(key);
+  if (key.find(temporary_marker) != std::string_view::npos)
+    throw error(errc::invalid_key, "store key \"" + std::string(key) + "\": expected no \"" + std::string(temporary_marker) +
+                                       "\" (it marks the filesystem store's temporary files)");
   fs::path path = root_ / fs::path(key);
   // Follow symbolic links in the part that exists; the result must stay inside the root.
   std::error_code ec;
@@ -142,7 +148,7 @@ void filesystem_store::set(std::string_view key, std::span<const std::byte> valu
   // A name no other writer (thread or process) picks: pid and a per-process counter.
   static std::atomic<std::uint64_t> counter{0};
   auto tmp = path;
-  tmp += ".zarr-tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+  tmp += std::string(temporary_marker) + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   {
     file f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
     if (f.fd < 0) fail_io("cannot create", tmp, errno);
@@ -183,13 +189,35 @@ std::vector<std::string> filesystem_store::list(std::string_view prefix) const {
   if (!fs::is_directory(start, ec)) return keys;
   for (auto it = fs::recursive_directory_iterator(start, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    // A file renamed or removed meanwhile is skipped; it must not end the walk.
+    std::error_code entry_ec;
+    if (!it->is_regular_file(entry_ec) || it->is_symlink(entry_ec)) continue;
     auto key = it->path().lexically_relative(root_).generic_string();
-    if (key.find(".zarr-tmp.") != std::string::npos) continue;  // a write in progress
+    if (key.find(temporary_marker) != std::string::npos) continue;  // a write in progress, or a killed one's
     if (key.starts_with(prefix)) keys.push_back(std::move(key));
   }
+  if (ec) fail_io("cannot list", start, ec.value());
   std::sort(keys.begin(), keys.end());
   return keys;
+}
+
+std::size_t filesystem_store::remove_temporaries() {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root_, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    std::error_code entry_ec;
+    if (!it->is_symlink(entry_ec) && it->is_regular_file(entry_ec) &&
+        it->path().filename().string().find(temporary_marker) != std::string::npos)
+      found.push_back(it->path());
+  }
+  if (ec) fail_io("cannot list", root_, ec.value());
+  std::size_t removed = 0;
+  for (const auto& path : found) {
+    if (::unlink(path.c_str()) == 0) ++removed;
+    else if (errno != ENOENT) fail_io("cannot remove", path, errno);
+  }
+  return removed;
 }
 
 }  // namespace zarr
