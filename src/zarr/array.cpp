@@ -183,11 +183,11 @@ struct chunk_tasks {
 
 // Writers of one chunk within this process take turns: a chunk (or shard) is read,
 // modified and written back whole, so two concurrent partial writes of the same chunk
-// would otherwise lose one of them. Striped by the hash of the store and the key.
-std::mutex& chunk_lock(const store* s, const std::string& key) {
+// would otherwise lose one of them. Striped by the hash of the key alone: two store
+// objects may be the same directory (same keys of different stores only share a stripe).
+std::mutex& chunk_lock(const std::string& key) {
   static std::array<std::mutex, 256> stripes;
-  const auto h = std::hash<std::string>{}(key) ^ (std::hash<const void*>{}(s) * 0x9E3779B97F4A7C15ull);
-  return stripes[h % stripes.size()];
+  return stripes[std::hash<std::string>{}(key) % stripes.size()];
 }
 
 }  // namespace
@@ -268,7 +268,7 @@ void array::write(const region& r, std::span<const std::byte> in, const write_op
       interior = interior && chunk_hi - chunk_lo == meta_.chunk_shape[i];
     }
     const auto key = chunk_key(index);
-    const std::lock_guard lock(chunk_lock(store_.get(), key));
+    const std::lock_guard lock(chunk_lock(key));
     bytes chunk;
     if (covers && interior) {
       chunk = bytes(static_cast<std::size_t>(chunk_elements) * size);  // every byte is written below
@@ -316,6 +316,7 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
       return;
     }
     if (!partial) return;
+    const std::lock_guard lock(chunk_lock(key));  // a read-modify-write like write()'s
     const auto stored = store_->get(key);
     if (!stored) return;
     auto chunk = decode_chunk(key, *stored);
