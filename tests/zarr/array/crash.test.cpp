@@ -219,7 +219,7 @@ BOOST_AUTO_TEST_CASE(every_chunk_and_document_survives_a_writer_killed_200_times
                                    << std::chrono::duration_cast<std::chrono::microseconds>(generation_time).count()
                                    << " us; generation " << reached << " reached; " << leftovers
                                    << " temporary files left behind");
-  BOOST_TEST(reached >= 10u);  // the kills did land all over generations, not always in the first
+  BOOST_TEST(reached >= 5u);  // the kills did land all over generations, not always in the first
   zarr_test::child_process writer({"crash", root.string(), std::to_string(reached + 2)});
   BOOST_TEST(zarr_test::describe_status(writer.wait()) == "exit 0");
   for (const auto& name : gen::array_names) {
