@@ -60,6 +60,9 @@ class stored_value {
   [[nodiscard]] virtual bytes get(std::optional<byte_range> range) const = 0;
 };
 
+// A stored_value over bytes in memory, shared with whoever else holds them.
+[[nodiscard]] std::unique_ptr<const stored_value> in_memory_value(std::string key, std::shared_ptr<const bytes> value);
+
 class store {
  public:
   virtual ~store() = default;

@@ -1,7 +1,6 @@
 // zarr.store: key validation (DECISIONS.md 24), the generic list_dir and snapshot.
 module;
 #include <algorithm>
-#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,28 +45,31 @@ std::pair<std::uint64_t, std::uint64_t> resolve_range(std::string_view key, byte
 
 namespace {
 
-// A value read whole, for stores without partial reads.
-class whole_value final : public stored_value {
+class shared_value final : public stored_value {
  public:
-  whole_value(std::string key, bytes value) : key_(std::move(key)), value_(std::move(value)) {}
+  shared_value(std::string key, std::shared_ptr<const bytes> value) : key_(std::move(key)), value_(std::move(value)) {}
   [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
-    if (!range) return value_;
-    const auto [offset, length] = resolve_range(key_, *range, value_.size());
-    return bytes(value_.begin() + static_cast<std::ptrdiff_t>(offset),
-                 value_.begin() + static_cast<std::ptrdiff_t>(offset + length));
+    if (!range) return *value_;
+    const auto [offset, length] = resolve_range(key_, *range, value_->size());
+    const auto* first = value_->data() + offset;
+    return bytes(first, first + length);
   }
 
  private:
   std::string key_;
-  bytes value_;
+  std::shared_ptr<const bytes> value_;
 };
 
 }  // namespace
 
+std::unique_ptr<const stored_value> in_memory_value(std::string key, std::shared_ptr<const bytes> value) {
+  return std::make_unique<const shared_value>(std::move(key), std::move(value));
+}
+
 std::unique_ptr<const stored_value> store::snapshot(std::string_view key) const {
   auto value = get(key);
   if (!value) return nullptr;
-  return std::make_unique<const whole_value>(std::string(key), std::move(*value));
+  return in_memory_value(std::string(key), std::make_shared<const bytes>(std::move(*value)));
 }
 
 std::vector<std::string> store::list_dir(std::string_view prefix) const {

@@ -1,6 +1,5 @@
 // zarr.store.memory: an ordered map of keys to shared, immutable values under one mutex.
 module;
-#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -16,25 +15,6 @@ import zarr.error;
 
 namespace zarr {
 
-namespace {
-
-class shared_value final : public stored_value {
- public:
-  shared_value(std::string key, std::shared_ptr<const bytes> value) : key_(std::move(key)), value_(std::move(value)) {}
-  [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
-    if (!range) return *value_;
-    const auto [offset, length] = resolve_range(key_, *range, value_->size());
-    const auto* first = value_->data() + offset;
-    return bytes(first, first + length);
-  }
-
- private:
-  std::string key_;
-  std::shared_ptr<const bytes> value_;
-};
-
-}  // namespace
-
 std::unique_ptr<const stored_value> memory_store::snapshot(std::string_view key) const {
   validate_key(key);
   std::shared_ptr<const bytes> value;
@@ -44,7 +24,7 @@ std::unique_ptr<const stored_value> memory_store::snapshot(std::string_view key)
     if (it == values_.end()) return nullptr;
     value = it->second;
   }
-  return std::make_unique<const shared_value>(std::string(key), std::move(value));
+  return in_memory_value(std::string(key), std::move(value));
 }
 
 std::optional<bytes> memory_store::get(std::string_view key) const {
