@@ -51,6 +51,18 @@ void validate_key(std::string_view key);
 [[nodiscard]] std::pair<std::uint64_t, std::uint64_t> resolve_range(std::string_view key, byte_range range,
                                                                      std::uint64_t size);
 
+// One version of a stored value, for several reads that must agree (a shard's index,
+// then its inner chunks): later writes of the key do not show through it.
+class stored_value {
+ public:
+  virtual ~stored_value() = default;
+  // The whole value, or a byte range of it (past the end: corrupt_chunk).
+  [[nodiscard]] virtual bytes get(std::optional<byte_range> range) const = 0;
+};
+
+// A stored_value over bytes in memory, shared with whoever else holds them.
+[[nodiscard]] std::unique_ptr<const stored_value> in_memory_value(std::string key, std::shared_ptr<const bytes> value);
+
 class store {
  public:
   virtual ~store() = default;
@@ -61,6 +73,9 @@ class store {
   [[nodiscard]] virtual std::optional<bytes> get(std::string_view key, byte_range range) const = 0;
   // The whole value into `out` (resized; a store may reuse its memory), false when absent.
   [[nodiscard]] virtual bool get_into(std::string_view key, bytes& out) const;
+  // The value as it is now, for several reads; nothing when absent. This default reads
+  // it whole; stores that can read parts override it.
+  [[nodiscard]] virtual std::unique_ptr<const stored_value> snapshot(std::string_view key) const;
   // The value's size in bytes, or nothing when absent.
   [[nodiscard]] virtual std::optional<std::uint64_t> size(std::string_view key) const = 0;
   // Stores a value; a reader sees either the old or the new value, never a mix.

@@ -185,11 +185,11 @@ struct chunk_tasks {
 
 // Writers of one chunk within this process take turns: a chunk (or shard) is read,
 // modified and written back whole, so two concurrent partial writes of the same chunk
-// would otherwise lose one of them. Striped by the hash of the store and the key.
-std::mutex& chunk_lock(const store* s, const std::string& key) {
+// would otherwise lose one of them. Striped by the hash of the key alone: two store
+// objects may be the same directory (same keys of different stores only share a stripe).
+std::mutex& chunk_lock(const std::string& key) {
   static std::array<std::mutex, 256> stripes;
-  const auto h = std::hash<std::string>{}(key) ^ (std::hash<const void*>{}(s) * 0x9E3779B97F4A7C15ull);
-  return stripes[h % stripes.size()];
+  return stripes[std::hash<std::string>{}(key) % stripes.size()];
 }
 
 // Buffers a thread reuses from chunk to chunk (stored bytes, a decoded chunk), so that memory
@@ -233,9 +233,13 @@ void array::read(const region& r, std::span<std::byte> out) const {
     const auto key = chunk_key(index);
     const region box{in_chunk, stop};
     if (partial) {
-      // The array -> bytes codec reads what it needs and decodes straight into `out`.
-      const range_reader reader = [&](std::optional<byte_range> range) {
-        return range ? store_->get(key, *range) : store_->get(key);
+      // The array -> bytes codec reads what it needs and decodes straight into `out`, from
+      // one version of the value: a shard rewritten meanwhile would pair the old index
+      // with the new inner chunks.
+      const auto value = store_->snapshot(key);
+      const range_reader reader = [&](std::optional<byte_range> range) -> std::optional<bytes> {
+        if (!value) return std::nullopt;
+        return value->get(range);
       };
       bool found = false;
       try {
@@ -296,7 +300,7 @@ void array::write(const region& r, std::span<const std::byte> in, const write_op
       interior = interior && chunk_hi - chunk_lo == meta_.chunk_shape[i];
     }
     const auto key = chunk_key(index);
-    const std::lock_guard lock(chunk_lock(store_.get(), key));
+    const std::lock_guard lock(chunk_lock(key));
     auto& s = scratch::of_this_thread();
     auto& chunk = s.chunk;
     chunk.resize(static_cast<std::size_t>(chunk_elements) * size);  // not zeroed
@@ -354,6 +358,7 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
       return;
     }
     if (!partial) return;
+    const std::lock_guard lock(chunk_lock(key));  // a read-modify-write like write()'s
     const auto stored = store_->get(key);
     if (!stored) return;
     bytes chunk(static_cast<std::size_t>(chunk_spec_of(meta_).byte_size()));

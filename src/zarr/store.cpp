@@ -1,8 +1,11 @@
-// zarr.store: key validation (DECISIONS.md 24) and the generic list_dir.
+// zarr.store: key validation (DECISIONS.md 24), the generic list_dir and snapshot.
 module;
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 module zarr.store;
 
@@ -45,6 +48,35 @@ bool store::get_into(std::string_view key, bytes& out) const {
   if (!value) return false;
   out = std::move(*value);
   return true;
+}
+
+namespace {
+
+class shared_value final : public stored_value {
+ public:
+  shared_value(std::string key, std::shared_ptr<const bytes> value) : key_(std::move(key)), value_(std::move(value)) {}
+  [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
+    if (!range) return *value_;
+    const auto [offset, length] = resolve_range(key_, *range, value_->size());
+    const auto* first = value_->data() + offset;
+    return bytes(first, first + length);
+  }
+
+ private:
+  std::string key_;
+  std::shared_ptr<const bytes> value_;
+};
+
+}  // namespace
+
+std::unique_ptr<const stored_value> in_memory_value(std::string key, std::shared_ptr<const bytes> value) {
+  return std::make_unique<const shared_value>(std::move(key), std::move(value));
+}
+
+std::unique_ptr<const stored_value> store::snapshot(std::string_view key) const {
+  auto value = get(key);
+  if (!value) return nullptr;
+  return in_memory_value(std::string(key), std::make_shared<const bytes>(std::move(*value)));
 }
 
 std::vector<std::string> store::list_dir(std::string_view prefix) const {

@@ -2,9 +2,13 @@
 // "Store implementations"); the default store, embedded, no server. Key "a/b/c" is the
 // file <root>/a/b/c. Writes are atomic: a temporary file in the same folder, renamed
 // over the old one (DECISIONS.md 23); keys never reach outside the root (DECISIONS.md 24).
+// A writer killed between the two leaves its temporary file, "<key>.zarr-tmp.<pid>.<n>":
+// never listed nor read as a key; remove_temporaries() deletes them.
 module;
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -27,17 +31,26 @@ class filesystem_store final : public store {
   [[nodiscard]] std::optional<bytes> get(std::string_view key, byte_range range) const override;
   // Reads into `out`'s memory: no new allocation when it is large enough.
   [[nodiscard]] bool get_into(std::string_view key, bytes& out) const override;
+  // The open file: its ranges come from the version that was there when it was opened.
+  [[nodiscard]] std::unique_ptr<const stored_value> snapshot(std::string_view key) const override;
   [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
 
+  // Deletes the temporary files that killed writers left behind; returns how many. Only
+  // while no writer (thread or process) uses the directory: it would delete their
+  // writes in progress.
+  std::size_t remove_temporaries();
+
  private:
   // The file for a key, after validating the key and checking that no symbolic link
   // along the way leads outside the root.
   [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
-  // The whole value, or a range of it; nothing when absent.
+  // The whole value, or a range of it, into `out`; false when absent.
   [[nodiscard]] bool read(std::string_view key, std::optional<byte_range> range, bytes& out) const;
+  // An open descriptor of the regular file of `key` (its path and size set), or -1 when absent.
+  [[nodiscard]] int open_for_reading(std::string_view key, std::filesystem::path& path, std::uint64_t& size) const;
 
   std::filesystem::path root_;
 };

@@ -3,6 +3,7 @@
 module;
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -19,6 +20,8 @@ class memory_store final : public store {
  public:
   [[nodiscard]] std::optional<bytes> get(std::string_view key) const override;
   [[nodiscard]] std::optional<bytes> get(std::string_view key, byte_range range) const override;
+  // Shares the value: a later set of the key stores a new one, this one stays.
+  [[nodiscard]] std::unique_ptr<const stored_value> snapshot(std::string_view key) const override;
   [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;
@@ -26,7 +29,7 @@ class memory_store final : public store {
 
  private:
   mutable std::mutex mutex_;
-  std::map<std::string, bytes, std::less<>> values_;
+  std::map<std::string, std::shared_ptr<const bytes>, std::less<>> values_;  // never changed once stored
 };
 
 }  // namespace zarr

@@ -10,11 +10,13 @@ module;
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 module zarr.store.filesystem;
 
@@ -24,6 +26,9 @@ namespace zarr {
 namespace fs = std::filesystem;
 
 namespace {
+
+// What marks a temporary file (filesystem.cppm); keys may not contain it.
+constexpr std::string_view temporary_marker = ".zarr-tmp.";
 
 [[noreturn]] void fail_io(std::string_view what, const fs::path& path, int err) {
   throw error(errc::io, std::string(what) + " \"" + path.string() + "\": " + std::strerror(err));
@@ -81,6 +86,9 @@ filesystem_store::filesystem_store(const fs::path& root, bool create) {
 
 fs::path filesystem_store::path_of(std::string_view key) const {
   validate_key(key);
+  if (key.find(temporary_marker) != std::string_view::npos)
+    throw error(errc::invalid_key, "store key \"" + std::string(key) + "\": expected no \"" + std::string(temporary_marker) +
+                                       "\" (it marks the filesystem store's temporary files)");
   fs::path path = root_ / fs::path(key);
   // Follow symbolic links in the part that exists; the result must stay inside the root.
   std::error_code ec;
@@ -93,26 +101,68 @@ fs::path filesystem_store::path_of(std::string_view key) const {
   return resolved;
 }
 
-bool filesystem_store::read(std::string_view key, std::optional<byte_range> range, bytes& out) const {
+namespace {
+
+// An open file: writers never change a file, they rename a new one over it, so every
+// read through this descriptor sees the version that was opened.
+class open_file final : public stored_value {
+ public:
+  open_file(std::string key, fs::path path, file&& f, std::uint64_t size)
+      : key_(std::move(key)), path_(std::move(path)), size_(size) {
+    f_.fd = std::exchange(f.fd, -1);
+  }
+  [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
+    const auto [offset, length] = range ? resolve_range(key_, *range, size_) : std::pair<std::uint64_t, std::uint64_t>{0, size_};
+    bytes out(static_cast<std::size_t>(length));
+    read_exact(f_.fd, path_, out.data(), length, offset);
+    return out;
+  }
+
+ private:
+  std::string key_;
+  fs::path path_;
+  file f_;
+  std::uint64_t size_;
+};
+
+}  // namespace
+
+int filesystem_store::open_for_reading(std::string_view key, fs::path& path, std::uint64_t& size) const {
   validate_key(key);
-  fs::path path = root_ / fs::path(key);
+  path = root_ / fs::path(key);
   file f{open_beneath(root_, key)};
   if (f.fd < 0 && (errno == EXDEV || errno == ENOSYS || errno == ELOOP)) {
     path = path_of(key);  // refuses what leaves the root, follows links that stay inside
     f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   }
   if (f.fd < 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return false;
+    if (errno == ENOENT || errno == ENOTDIR) return -1;
     fail_io("cannot open", path, errno);
   }
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", path, errno);
-  if (!S_ISREG(st.st_mode)) return false;
-  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (!S_ISREG(st.st_mode)) return -1;
+  size = static_cast<std::uint64_t>(st.st_size);
+  return std::exchange(f.fd, -1);
+}
+
+bool filesystem_store::read(std::string_view key, std::optional<byte_range> range, bytes& out) const {
+  fs::path path;
+  std::uint64_t size = 0;
+  const file f{open_for_reading(key, path, size)};
+  if (f.fd < 0) return false;
   const auto [offset, length] = range ? resolve_range(key, *range, size) : std::pair<std::uint64_t, std::uint64_t>{0, size};
   out.resize(static_cast<std::size_t>(length));
   read_exact(f.fd, path, out.data(), length, offset);
   return true;
+}
+
+std::unique_ptr<const stored_value> filesystem_store::snapshot(std::string_view key) const {
+  fs::path path;
+  std::uint64_t size = 0;
+  file f{open_for_reading(key, path, size)};
+  if (f.fd < 0) return nullptr;
+  return std::make_unique<const open_file>(std::string(key), path, std::move(f), size);
 }
 
 std::optional<bytes> filesystem_store::get(std::string_view key) const {
@@ -144,7 +194,7 @@ void filesystem_store::set(std::string_view key, std::span<const std::byte> valu
   // A name no other writer (thread or process) picks: pid and a per-process counter.
   static std::atomic<std::uint64_t> counter{0};
   auto tmp = path;
-  tmp += ".zarr-tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+  tmp += std::string(temporary_marker) + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   {
     file f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
     if (f.fd < 0) fail_io("cannot create", tmp, errno);
@@ -185,13 +235,35 @@ std::vector<std::string> filesystem_store::list(std::string_view prefix) const {
   if (!fs::is_directory(start, ec)) return keys;
   for (auto it = fs::recursive_directory_iterator(start, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec)) {
-    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    // A file renamed or removed meanwhile is skipped; it must not end the walk.
+    std::error_code entry_ec;
+    if (!it->is_regular_file(entry_ec) || it->is_symlink(entry_ec)) continue;
     auto key = it->path().lexically_relative(root_).generic_string();
-    if (key.find(".zarr-tmp.") != std::string::npos) continue;  // a write in progress
+    if (key.find(temporary_marker) != std::string::npos) continue;  // a write in progress, or a killed one's
     if (key.starts_with(prefix)) keys.push_back(std::move(key));
   }
+  if (ec) fail_io("cannot list", start, ec.value());
   std::sort(keys.begin(), keys.end());
   return keys;
+}
+
+std::size_t filesystem_store::remove_temporaries() {
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root_, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    std::error_code entry_ec;
+    if (!it->is_symlink(entry_ec) && it->is_regular_file(entry_ec) &&
+        it->path().filename().string().find(temporary_marker) != std::string::npos)
+      found.push_back(it->path());
+  }
+  if (ec) fail_io("cannot list", root_, ec.value());
+  std::size_t removed = 0;
+  for (const auto& path : found) {
+    if (::unlink(path.c_str()) == 0) ++removed;
+    else if (errno != ENOENT) fail_io("cannot remove", path, errno);
+  }
+  return removed;
 }
 
 }  // namespace zarr

@@ -1,11 +1,13 @@
-// zarr.store.memory: an ordered map of keys to values under one mutex.
+// zarr.store.memory: an ordered map of keys to shared, immutable values under one mutex.
 module;
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 module zarr.store.memory;
 
@@ -13,22 +15,28 @@ import zarr.error;
 
 namespace zarr {
 
-std::optional<bytes> memory_store::get(std::string_view key) const {
+std::unique_ptr<const stored_value> memory_store::snapshot(std::string_view key) const {
   validate_key(key);
-  const std::lock_guard lock(mutex_);
-  const auto it = values_.find(key);
-  if (it == values_.end()) return std::nullopt;
-  return it->second;
+  std::shared_ptr<const bytes> value;
+  {
+    const std::lock_guard lock(mutex_);
+    const auto it = values_.find(key);
+    if (it == values_.end()) return nullptr;
+    value = it->second;
+  }
+  return in_memory_value(std::string(key), std::move(value));
+}
+
+std::optional<bytes> memory_store::get(std::string_view key) const {
+  const auto value = snapshot(key);
+  if (!value) return std::nullopt;
+  return value->get(std::nullopt);
 }
 
 std::optional<bytes> memory_store::get(std::string_view key, byte_range range) const {
-  validate_key(key);
-  const std::lock_guard lock(mutex_);
-  const auto it = values_.find(key);
-  if (it == values_.end()) return std::nullopt;
-  const auto [offset, length] = resolve_range(key, range, it->second.size());
-  const auto* first = it->second.data() + offset;
-  return bytes(first, first + length);
+  const auto value = snapshot(key);
+  if (!value) return std::nullopt;
+  return value->get(range);
 }
 
 std::optional<std::uint64_t> memory_store::size(std::string_view key) const {
@@ -36,12 +44,12 @@ std::optional<std::uint64_t> memory_store::size(std::string_view key) const {
   const std::lock_guard lock(mutex_);
   const auto it = values_.find(key);
   if (it == values_.end()) return std::nullopt;
-  return it->second.size();
+  return it->second->size();
 }
 
 void memory_store::set(std::string_view key, std::span<const std::byte> value) {
   validate_key(key);
-  bytes copy(value.begin(), value.end());
+  auto copy = std::make_shared<const bytes>(value.begin(), value.end());
   const std::lock_guard lock(mutex_);
   values_.insert_or_assign(std::string(key), std::move(copy));
 }

@@ -2,6 +2,7 @@
 #pragma once
 #include <boost/test/unit_test.hpp>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 #include "../../support.hpp"
@@ -32,9 +33,17 @@ inline void check_store_contract(zarr::store& s) {
   BOOST_TEST(same(tail, std::vector<std::byte>(value.end() - 7, value.end())));
   ZARR_CHECK_ERROR((s.get("a/c/0/1", {95, 10})), zarr::errc::corrupt_chunk, "a/c/0/1");
 
+  // A snapshot keeps the version it was taken of, through an overwrite and an erase.
+  BOOST_TEST(s.snapshot("a/c/9") == nullptr);
+  const auto before = s.snapshot("a/c/0/1");
+  BOOST_TEST_REQUIRE(before != nullptr);
   const auto other = some_bytes(3, 7);
   s.set("a/c/0/1", other);  // overwrite
   BOOST_TEST(same(*s.get("a/c/0/1"), other));
+  BOOST_TEST(same(before->get(std::nullopt), value));
+  BOOST_TEST(same(before->get(zarr::byte_range::last(7)), std::vector<std::byte>(value.end() - 7, value.end())));
+  BOOST_TEST(same(s.snapshot("a/c/0/1")->get(zarr::byte_range{1, 2}), std::vector<std::byte>(other.begin() + 1, other.end())));
+  ZARR_CHECK_ERROR(before->get(zarr::byte_range{95, 10}), zarr::errc::corrupt_chunk, "a/c/0/1");
   s.set("a/zarr.json", some_bytes(2));
   s.set("b/zarr.json", some_bytes(2));
   s.set("zarr.json", some_bytes(2));
@@ -48,7 +57,9 @@ inline void check_store_contract(zarr::store& s) {
   BOOST_TEST(s.list_dir("") == (std::vector<std::string>{"a", "b", "zarr.json"}), boost::test_tools::per_element());
   BOOST_TEST(s.list_dir("a/") == (std::vector<std::string>{"c", "zarr.json"}), boost::test_tools::per_element());
 
+  const auto erased = s.snapshot("a/c/0/1");
   s.erase("a/c/0/1");
+  BOOST_TEST(same(erased->get(std::nullopt), other));
   s.erase("a/c/0/1");  // absent: not an error
   BOOST_TEST(!s.get("a/c/0/1").has_value());
   BOOST_TEST(s.list("a/c/").size() == 1u);

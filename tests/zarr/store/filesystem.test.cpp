@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 #include "contract.hpp"
 import zarr;
 
@@ -176,6 +177,33 @@ BOOST_AUTO_TEST_CASE(refuses_a_zarr_json_that_links_outside_the_root) {
 BOOST_AUTO_TEST_CASE(fails_to_open_a_missing_root_without_create) {
   ZARR_CHECK_ERROR(zarr::filesystem_store(zarr_test::scratch_dir() / "absent", false), zarr::errc::not_found,
                    "expected a directory");
+}
+
+BOOST_AUTO_TEST_CASE(never_lists_temporary_files_and_removes_them_on_request) {
+  const auto root = zarr_test::scratch_dir() / "store";
+  zarr::filesystem_store s(root);
+  s.set("a/c/0", zarr_test::some_bytes(4));
+  s.set("a/zarr.json", zarr_test::some_bytes(2));
+  // What writers killed between writing and renaming leave, one alone in its folder.
+  std::ofstream(root / "a" / "c" / "0.zarr-tmp.77.0") << "x";
+  std::ofstream(root / "a" / "zarr.json.zarr-tmp.77.1") << "{";
+  fs::create_directories(root / "a" / "c" / "5");
+  std::ofstream(root / "a" / "c" / "5" / "3.zarr-tmp.78.0") << "x";
+  BOOST_TEST(s.list("") == (std::vector<std::string>{"a/c/0", "a/zarr.json"}), boost::test_tools::per_element());
+  BOOST_TEST(s.list_dir("a/c/") == (std::vector<std::string>{"0"}), boost::test_tools::per_element());
+  BOOST_TEST(s.get("a/c/0")->size() == 4u);
+  BOOST_TEST(s.remove_temporaries() == 3u);
+  BOOST_TEST(s.remove_temporaries() == 0u);
+  BOOST_TEST(!fs::exists(root / "a" / "c" / "0.zarr-tmp.77.0"));
+  BOOST_TEST(!fs::exists(root / "a" / "c" / "5" / "3.zarr-tmp.78.0"));
+  BOOST_TEST(s.list("") == (std::vector<std::string>{"a/c/0", "a/zarr.json"}), boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(rejects_keys_that_look_like_temporary_files) {
+  zarr::filesystem_store s(zarr_test::scratch_dir() / "store");
+  ZARR_CHECK_ERROR(s.set("a/c/0.zarr-tmp.1.2", zarr_test::some_bytes(1)), zarr::errc::invalid_key, "temporary files");
+  ZARR_CHECK_ERROR(static_cast<void>(s.get("a.zarr-tmp.x/b")), zarr::errc::invalid_key, ".zarr-tmp.");
+  BOOST_TEST(s.list("").empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

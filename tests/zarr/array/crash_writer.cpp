@@ -1,0 +1,82 @@
+// A writer process for the crash-safety and concurrency tests (crash.test.cpp,
+// concurrency.test.cpp): rewrites the arrays of generations.hpp in a filesystem store,
+// one generation after another, until it is killed or done.
+//
+//   crash_writer crash ROOT LAST          generations after the root group's, up to LAST (0: forever)
+//   crash_writer partition ROOT K N ROUNDS generations 1..ROUNDS of the chunks and shards whose
+//                                         number is K modulo N
+//
+// It writes one byte to stdout once the store is open, just before its first write, and
+// in crash mode one more after each generation.
+#include <boost/json.hpp>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+#include "generations.hpp"
+import zarr;
+
+namespace gen = zarr_test::generations;
+
+namespace {
+
+void say(char c) {
+  std::fputc(c, stdout);
+  std::fflush(stdout);
+}
+
+std::vector<zarr::array> open_arrays(const std::shared_ptr<zarr::store>& s) {
+  std::vector<zarr::array> arrays;
+  for (const auto& name : gen::array_names) arrays.push_back(zarr::array::open(s, name));
+  return arrays;
+}
+
+// Per generation: every unit of an array, then that array's attributes; after all
+// arrays, the root group's. So after a kill, an array's units are of its attribute's
+// generation or the next, and its attribute is the root's or the next.
+int crash(const std::string& root, std::uint32_t last) {
+  auto s = std::make_shared<zarr::filesystem_store>(root, false);
+  auto group = zarr::group::open(s, "");
+  auto arrays = open_arrays(s);
+  const auto start = gen::generation_attribute(group.metadata().attributes).value() + 1;
+  say('r');
+  for (std::uint32_t g = start; last == 0 || g <= last; ++g) {
+    for (auto& a : arrays) {
+      for (std::uint64_t u = 0; u < gen::unit_count(a.path()); ++u) gen::write_unit(a, g, u);
+      a.set_attributes(gen::attributes_of(g));
+    }
+    group.set_attributes({{"generation", g}});
+    say('g');
+  }
+  return 0;
+}
+
+int partition(const std::string& root, std::uint64_t k, std::uint64_t n, std::uint32_t rounds) {
+  auto s = std::make_shared<zarr::filesystem_store>(root, false);
+  auto arrays = open_arrays(s);
+  say('r');
+  for (std::uint32_t g = 1; g <= rounds; ++g)
+    for (auto& a : arrays)
+      for (std::uint64_t u = 0; u < gen::unit_count(a.path()); ++u)
+        if (gen::storage_of(a.path(), u) % n == k) gen::write_unit(a, g, u);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.size() == 3 && args[0] == "crash") return crash(args[1], static_cast<std::uint32_t>(std::stoul(args[2])));
+    if (args.size() == 5 && args[0] == "partition")
+      return partition(args[1], std::stoull(args[2]), std::stoull(args[3]), static_cast<std::uint32_t>(std::stoul(args[4])));
+    std::fprintf(stderr, "usage: crash_writer crash ROOT LAST | partition ROOT K N ROUNDS\n");
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "crash_writer: %s\n", e.what());
+    return 1;
+  }
+}
