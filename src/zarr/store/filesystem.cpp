@@ -30,6 +30,14 @@ namespace {
 // What marks a temporary file (filesystem.cppm); keys may not contain it.
 constexpr std::string_view temporary_marker = ".zarr-tmp.";
 
+// DECISIONS.md 24, and no temporary-file marker.
+void check_key(std::string_view key) {
+  validate_key(key);
+  if (key.find(temporary_marker) != std::string_view::npos)
+    throw error(errc::invalid_key, "store key \"" + std::string(key) + "\": expected no \"" + std::string(temporary_marker) +
+                                       "\" (it marks the filesystem store's temporary files)");
+}
+
 [[noreturn]] void fail_io(std::string_view what, const fs::path& path, int err) {
   throw error(errc::io, std::string(what) + " \"" + path.string() + "\": " + std::strerror(err));
 }
@@ -85,10 +93,7 @@ filesystem_store::filesystem_store(const fs::path& root, bool create) {
 }
 
 fs::path filesystem_store::path_of(std::string_view key) const {
-  validate_key(key);
-  if (key.find(temporary_marker) != std::string_view::npos)
-    throw error(errc::invalid_key, "store key \"" + std::string(key) + "\": expected no \"" + std::string(temporary_marker) +
-                                       "\" (it marks the filesystem store's temporary files)");
+  check_key(key);
   fs::path path = root_ / fs::path(key);
   // Follow symbolic links in the part that exists; the result must stay inside the root.
   std::error_code ec;
@@ -128,7 +133,7 @@ class open_file final : public stored_value {
 }  // namespace
 
 int filesystem_store::open_for_reading(std::string_view key, fs::path& path, std::uint64_t& size) const {
-  validate_key(key);
+  check_key(key);
   path = root_ / fs::path(key);
   file f{open_beneath(root_, key)};
   if (f.fd < 0 && (errno == EXDEV || errno == ENOSYS || errno == ELOOP)) {

@@ -20,9 +20,18 @@ namespace json = boost::json;
 
 namespace {
 
-// A memory store that counts the bytes it hands out and remembers the ranges asked for.
+// A memory store that counts the bytes it hands out and remembers the ranges asked for,
+// also through snapshots (the one version of a shard that a partial read uses).
 class counting_store final : public zarr::store {
  public:
+  std::unique_ptr<const zarr::stored_value> snapshot(std::string_view key) const override {
+    auto value = inner_.snapshot(key);
+    if (!value) {
+      served(key, std::nullopt, "absent");
+      return nullptr;
+    }
+    return std::make_unique<const counted>(this, std::string(key), std::move(value));
+  }
   std::optional<zarr::bytes> get(std::string_view key) const override { return served(key, inner_.get(key), "whole"); }
   std::optional<zarr::bytes> get(std::string_view key, zarr::byte_range range) const override {
     return served(key, inner_.get(key, range),
@@ -42,6 +51,22 @@ class counting_store final : public zarr::store {
   mutable std::vector<std::string> reads;  // "key: range"
 
  private:
+  class counted final : public zarr::stored_value {
+   public:
+    counted(const counting_store* owner, std::string key, std::unique_ptr<const zarr::stored_value> value)
+        : owner_(owner), key_(std::move(key)), value_(std::move(value)) {}
+    zarr::bytes get(std::optional<zarr::byte_range> range) const override {
+      const auto what = range ? std::to_string(range->offset) + "+" + std::to_string(range->length) + (range->suffix ? " suffix" : "")
+                              : std::string("whole");
+      return *owner_->served(key_, value_->get(range), what);
+    }
+
+   private:
+    const counting_store* owner_;
+    std::string key_;
+    std::unique_ptr<const zarr::stored_value> value_;
+  };
+
   std::optional<zarr::bytes> served(std::string_view key, std::optional<zarr::bytes> value, const std::string& what) const {
     const std::lock_guard lock(mutex_);
     if (value) bytes_served += value->size();

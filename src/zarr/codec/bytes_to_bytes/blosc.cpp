@@ -129,7 +129,7 @@ bytes blosc_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t lim
 }
 
 void blosc_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
-  const auto nbytes = declared_size(in, out.size());
+  const auto nbytes = declared_size(in, ~std::uint64_t{0});
   if (nbytes != out.size())
     throw error(errc::corrupt_chunk, where_ + " (blosc): expected a blosc buffer of " + std::to_string(out.size()) +
                                          " bytes, got one declaring " + std::to_string(nbytes));

@@ -146,7 +146,8 @@ void zstd_codec::decode_into(std::span<const std::byte> in, std::span<std::byte>
   const auto first = ZSTD_getFrameContentSize(in.data(), in.size());
   const auto declared = declared_size(in);
   if (known(first) && first > out.size()) throw corrupt("a frame declaring " + std::to_string(first) + " bytes");
-  if (known(declared) && declared != out.size()) throw corrupt("frames declaring " + std::to_string(declared) + " bytes");
+  if (known(declared) && declared != out.size())
+    throw corrupt((declared == first ? "a frame declaring " : "frames declaring ") + std::to_string(declared) + " bytes");
   ZSTD_DCtx* const dctx = thread_dctx();
   if (dctx == nullptr) throw error(errc::io, where_ + " (zstd): expected memory for a decompressor, got none");
   const auto n = ZSTD_decompressDCtx(dctx, out.data(), out.size(), in.data(), in.size());
