@@ -164,13 +164,28 @@ std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const 
     const auto got = ", got offset " + std::to_string(offset) + " and length " + std::to_string(nbytes);
     if (offset > size || nbytes > size - offset)
       throw error(errc::corrupt_chunk, where + "within the shard's " + std::to_string(size) + got);
-    // Inner chunks may share bytes (the layout is free) but never the index's.
+    // Inner chunks never share the index's bytes (nor each other's: below).
     const bool into_index = nbytes > 0 && (config_.index_at_end ? shard_size && offset + nbytes > size - index_size_
                                                                 : offset < index_size_);
     if (into_index)
       throw error(errc::corrupt_chunk, where + "outside the index (" +
                                            (config_.index_at_end ? "the last " : "the first ") +
                                            std::to_string(index_size_) + " bytes of the shard)" + got);
+  }
+  // No two inner chunks share bytes: the layout is free, but a writer of this format never
+  // points two entries at the same bytes, so an index that does is damaged or hostile.
+  std::vector<std::uint64_t> order;
+  for (std::uint64_t k = 0; k < inner_count_; ++k)
+    if (index[2 * k] != empty_entry && index[2 * k + 1] > 0) order.push_back(k);
+  std::sort(order.begin(), order.end(), [&](auto a, auto b) { return index[2 * a] < index[2 * b]; });
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const auto prev = order[i - 1], k = order[i];
+    if (index[2 * k] < index[2 * prev] + index[2 * prev + 1])
+      throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(k) +
+                                           ": expected bytes no other inner chunk uses, got offset " + std::to_string(index[2 * k]) +
+                                           " and length " + std::to_string(index[2 * k + 1]) + ", overlapping inner chunk " +
+                                           std::to_string(prev) + " (offset " + std::to_string(index[2 * prev]) + ", length " +
+                                           std::to_string(index[2 * prev + 1]) + ")");
   }
   return index;
 }
