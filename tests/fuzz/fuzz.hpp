@@ -48,6 +48,20 @@ inline void check_decoder(const zarr::bytes_to_bytes_codec& codec, std::span<con
   expect(same_bytes(codec.decode(codec.encode(decoded), limit), decoded), "round trip differs", codec.name());
 }
 
+// An array -> bytes decoder on fuzzed bytes: it decodes to its chunk's size or refuses with
+// corrupt_chunk, and what it decodes survives encode + decode unchanged.
+inline void check_array_decoder(const zarr::array_to_bytes_codec& codec, std::span<const std::byte> stored) {
+  zarr::bytes decoded;
+  try {
+    decoded = codec.decode(stored);
+  } catch (const zarr::error& e) {
+    expect_code(e, zarr::errc::corrupt_chunk);
+    return;
+  }
+  expect(decoded.size() == codec.decoded().byte_size(), "decoded to the wrong size", codec.name());
+  expect(same_bytes(codec.decode(codec.encode(decoded)), decoded), "round trip differs", codec.name());
+}
+
 class input {
  public:
   input(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
