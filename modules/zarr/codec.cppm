@@ -97,6 +97,11 @@ class array_to_bytes_codec : public codec {
                                            std::span<const std::uint64_t> out_start) const;
   // The same into a buffer of exactly r's extent.
   [[nodiscard]] bool decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const;
+  // Decodes a whole stored chunk into its place in `out`, an array of `out_shape` (C order),
+  // the chunk at `out_start`. This default decodes into a buffer of the thread's and copies;
+  // sharding decodes each inner chunk straight into place.
+  virtual void decode_placed(std::span<const std::byte> encoded, std::byte* out, std::span<const std::uint64_t> out_shape,
+                             std::span<const std::uint64_t> out_start) const;
   // The decoded representation this codec was built for.
   [[nodiscard]] virtual const chunk_spec& decoded() const noexcept = 0;
 };

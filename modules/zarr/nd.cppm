@@ -41,7 +41,8 @@ struct region {
 
 // Copies the box `extent` from `src` (C order, shape src_shape, box at src_start) to `dst`
 // (shape dst_shape, box at dst_start); elements of `size` bytes. Rows of the last
-// dimension are copied with memcpy.
+// dimension are copied with memcpy; into a destination of 32 MiB or more, rows of 64 bytes
+// or more are written with non-temporal stores (not read into the cache first).
 void copy_box(const std::byte* src, std::span<const std::uint64_t> src_shape, std::span<const std::uint64_t> src_start,
               std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
               std::span<const std::uint64_t> extent, std::size_t size);

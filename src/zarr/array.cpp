@@ -46,6 +46,16 @@ void create_parents(store& s, std::string_view path) {
 
 std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
 
+// Runs f, naming the array and the chunk in any error it throws.
+template <class F>
+void for_chunk(std::string_view path, const std::string& key, F&& f) {
+  try {
+    f();
+  } catch (const error& e) {
+    throw error(e.code(), "array " + node_name_for_errors(path) + ", chunk \"" + key + "\": " + e.what());
+  }
+}
+
 // The fill value, as chunk_spec of the whole chunk.
 chunk_spec chunk_spec_of(const array_metadata& m) { return {m.chunk_shape, m.type, m.fill_value}; }
 
@@ -125,11 +135,7 @@ void array::check_region(const region& r, std::uint64_t buffer_bytes) const {
 }
 
 void array::decode_chunk(const std::string& key, std::span<const std::byte> stored, std::span<std::byte> out) const {
-  try {
-    chain_->decode_into(stored, out);
-  } catch (const error& e) {
-    throw error(e.code(), "array " + node_name_for_errors(path_) + ", chunk \"" + key + "\": " + e.what());
-  }
+  for_chunk(path_, key, [&] { chain_->decode_into(stored, out); });
 }
 
 bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
@@ -151,11 +157,7 @@ void array::store_chunk(const std::string& key, std::span<const std::byte> chunk
     return;
   }
   bytes encoded;
-  try {
-    encoded = chain_->encode(chunk);
-  } catch (const error& e) {
-    throw error(e.code(), "array " + node_name_for_errors(path_) + ", chunk \"" + key + "\": " + e.what());
-  }
+  for_chunk(path_, key, [&] { encoded = chain_->encode(chunk); });
   store_->set(key, encoded);
 }
 
@@ -218,7 +220,7 @@ void array::read(const region& r, std::span<std::byte> out) const {
   const auto extent_out = r.extent();
   const auto rank = meta_.shape.size();
   // With only an array -> bytes codec (other than plain bytes), it may read just the bytes
-  // it needs and decode in place (sharding).
+  // it needs for part of a chunk, and decodes a whole chunk into place (sharding).
   const bool partial = chain_->array_to_array().empty() && chain_->bytes_to_bytes().empty() && !chain_->identity();
   const chunk_tasks tasks(meta_.chunk_shape, r);
   parallel_for(tasks.size(), [&](std::size_t t) {
@@ -232,7 +234,7 @@ void array::read(const region& r, std::span<std::byte> out) const {
     }
     const auto key = chunk_key(index);
     const region box{in_chunk, stop};
-    if (partial) {
+    if (partial && !box.covers(meta_.chunk_shape)) {
       // The array -> bytes codec reads what it needs and decodes straight into `out`, from
       // one version of the value: a shard rewritten meanwhile would pair the old index
       // with the new inner chunks.
@@ -242,11 +244,7 @@ void array::read(const region& r, std::span<std::byte> out) const {
         return value->get(range);
       };
       bool found = false;
-      try {
-        found = chain_->array_to_bytes().decode_region(reader, box, out.data(), extent_out, in_out);
-      } catch (const error& e) {
-        throw error(e.code(), "array " + node_name_for_errors(path_) + ", chunk \"" + key + "\": " + e.what());
-      }
+      for_chunk(path_, key, [&] { found = chain_->array_to_bytes().decode_region(reader, box, out.data(), extent_out, in_out); });
       if (!found) fill_box(out.data(), extent_out, in_out, extent, meta_.fill_value);
       return;
     }
@@ -265,6 +263,12 @@ void array::read(const region& r, std::span<std::byte> out) const {
         std::uint64_t offset = 0;
         for (std::size_t i = 0; i < rank; ++i) offset = offset * extent_out[i] + in_out[i];
         decode_chunk(key, s.stored, out.subspan(static_cast<std::size_t>(offset) * size, chunk_bytes));
+        s.trim();
+        return;
+      }
+      if (partial) {
+        // A whole chunk (shard) through the array -> bytes codec alone: into its place.
+        for_chunk(path_, key, [&] { chain_->array_to_bytes().decode_placed(s.stored, out.data(), extent_out, in_out); });
         s.trim();
         return;
       }

@@ -153,13 +153,18 @@ bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned) con
     view = buffer;
   }
   bytes out;
-  if (a2b_->as_is()) {
-    if (!have) buffer.assign(view.begin(), view.end());
-    out = std::move(buffer);
-  } else {
+  if (!a2b_->as_is()) {
     out = a2b_->encode(view);
+    view = out;
+  } else if (b2b_.empty()) {
+    if (!have) buffer.assign(view.begin(), view.end());
+    return buffer;
   }
-  for (const auto& c : b2b_) out = c->encode(out);
+  // The first bytes -> bytes codec reads the caller's chunk itself when `bytes` is a no-op.
+  for (const auto& c : b2b_) {
+    out = c->encode(view);
+    view = out;
+  }
   return out;
 }
 
@@ -293,6 +298,18 @@ bool array_to_bytes_codec::decode_region(const range_reader& reader, const regio
   decode_into(*stored, chunk);
   copy_box(chunk.data(), spec.shape, r.start, out, out_shape, out_start, r.extent(), static_cast<std::size_t>(info(spec.type).size));
   return true;
+}
+
+void array_to_bytes_codec::decode_placed(std::span<const std::byte> encoded, std::byte* out,
+                                         std::span<const std::uint64_t> out_shape,
+                                         std::span<const std::uint64_t> out_start) const {
+  const auto& spec = decoded();
+  thread_local bytes chunk;
+  chunk.resize(static_cast<std::size_t>(spec.byte_size()));
+  decode_into(encoded, chunk);
+  const std::vector<std::uint64_t> zero(spec.shape.size(), 0);
+  copy_box(chunk.data(), spec.shape, zero, out, out_shape, out_start, spec.shape, static_cast<std::size_t>(info(spec.type).size));
+  if (chunk.capacity() > (std::size_t{64} << 20)) bytes().swap(chunk);
 }
 
 bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {

@@ -1,6 +1,7 @@
 // zarr.nd: box copies against an element-by-element model (every box of a small array, so
 // that whole trailing dimensions are merged into long rows and partial ones are not), and
-// the all-equal test of chunks against a fill value.
+// the all-equal test of chunks against a fill value; copies and fills into a destination large
+// enough to be written with non-temporal stores.
 #include <boost/test/unit_test.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +36,52 @@ BOOST_AUTO_TEST_CASE(copy_box_matches_an_element_by_element_copy_for_every_box) 
             }
   BOOST_TEST(boxes == 6 * 10 * 15);
   BOOST_TEST(bad == 0);
+}
+
+// A destination of 32 MiB or more is written with non-temporal stores in whole 64-byte lines,
+// the rest of each row with memcpy: rows of 64 to 200 bytes at every offset modulo 64 (and
+// rows too short to stream), checked against the model, every other byte untouched.
+BOOST_AUTO_TEST_CASE(copy_box_into_a_large_destination_writes_exactly_the_box) {
+  const std::vector<std::uint64_t> dst_shape{64, 1024, 1024}, src_shape{3, 5, 300};
+  std::vector<std::uint8_t> src(3 * 5 * 300);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>(i * 7 + 3);
+  std::vector<std::uint8_t> dst(64 * 1024 * 1024, 0xEE);
+  int bad = 0, cases = 0;
+  for (std::uint64_t width : {1, 63, 64, 65, 127, 128, 200})
+    for (std::uint64_t x0 = 0; x0 < 64; x0 += 9) {
+      const std::vector<std::uint64_t> src_start{0, 0, 300 - width}, extent{3, 5, width}, at{7, 11, 1000 - x0 - width};
+      zarr::copy_box(reinterpret_cast<const std::byte*>(src.data()), src_shape, src_start,
+                     reinterpret_cast<std::byte*>(dst.data()), dst_shape, at, extent, 1);
+      for (std::uint64_t z = 0; z < 4; ++z)  // one plane and row beyond the box too
+        for (std::uint64_t y = 0; y < 6; ++y)
+          for (std::uint64_t x = at[2] - 1; x < at[2] + width + 1; ++x) {
+            auto& got = dst[((at[0] + z) * 1024 + at[1] + y) * 1024 + x];
+            const bool inside = z < 3 && y < 5 && x >= at[2] && x < at[2] + width;
+            const std::uint8_t want = inside ? src[(z * 5 + y) * 300 + 300 - width + (x - at[2])] : 0xEE;
+            bad += got != want;
+            got = 0xEE;  // ready for the next case
+          }
+      ++cases;
+    }
+  BOOST_TEST(cases == 7 * 8);
+  BOOST_TEST(bad == 0);
+}
+
+BOOST_AUTO_TEST_CASE(fill_box_into_a_large_destination_fills_exactly_the_box) {
+  const std::vector<std::uint64_t> shape{16, 1024, 1024};  // 32 MiB of uint16
+  std::vector<std::uint16_t> dst(16 * 1024 * 1024, 0x1111);
+  const std::vector<std::uint64_t> at{3, 5, 33}, extent{2, 3, 500};
+  zarr::fill_box(reinterpret_cast<std::byte*>(dst.data()), shape, at, extent,
+                 zarr::scalar::of(zarr::data_type::uint16, std::uint16_t{0xBEEF}));
+  std::uint64_t filled = 0, other = 0;
+  for (std::size_t i = 0; i < dst.size(); ++i) {
+    const auto z = i / (1024 * 1024), y = i / 1024 % 1024, x = i % 1024;
+    const bool inside = z >= 3 && z < 5 && y >= 5 && y < 8 && x >= 33 && x < 533;
+    if (inside && dst[i] == 0xBEEF) ++filled;
+    else if (!inside && dst[i] != 0x1111) ++other;
+  }
+  BOOST_TEST(filled == 2u * 3 * 500);
+  BOOST_TEST(other == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(all_equal_compares_whole_elements) {

@@ -49,6 +49,11 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
                                    std::span<const std::uint64_t> out_shape,
                                    std::span<const std::uint64_t> out_start) const override;
   using array_to_bytes_codec::decode_region;
+  // Inner chunks decoded in parallel straight into their place in `out`.
+  void decode_placed(std::span<const std::byte> encoded, std::byte* out, std::span<const std::uint64_t> out_shape,
+                     std::span<const std::uint64_t> out_start) const override {
+    decode_all(encoded, out, out_shape, out_start);
+  }
 
   [[nodiscard]] const codec_chain& inner_codecs() const noexcept { return *inner_; }
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
