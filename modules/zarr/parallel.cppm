@@ -5,6 +5,7 @@ module;
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -24,8 +25,11 @@ bool& inside_parallel_for() noexcept;
 }  // namespace detail
 
 // Calls f(i) for every i in [0, n), on up to concurrency() threads (the caller's
-// included). Each thread holds one piece at a time, so memory stays bounded. If calls
-// throw, the others stop being started and the exception of the smallest i is rethrown.
+// included). Each thread starts on its own contiguous share of [0, n), in order, then
+// helps with the others' rest: neighbouring pieces (chunks side by side, which share the
+// output's pages) stay on one thread. Each thread holds one piece at a time, so memory
+// stays bounded. If calls throw, the others stop being started and the exception of the
+// smallest i is rethrown.
 template <class F>
 void parallel_for(std::size_t n, F&& f) {
   const std::size_t threads = detail::inside_parallel_for() ? 1 : std::min(concurrency(), n);
@@ -33,25 +37,36 @@ void parallel_for(std::size_t n, F&& f) {
     for (std::size_t i = 0; i < n; ++i) f(i);
     return;
   }
-  std::atomic<std::size_t> next{0};
+  struct share {
+    std::atomic<std::size_t> next;
+    std::size_t end;
+  };
+  const auto shares = std::make_unique<share[]>(threads);
+  for (std::size_t t = 0; t < threads; ++t) {
+    shares[t].next = n * t / threads;
+    shares[t].end = n * (t + 1) / threads;
+  }
   std::atomic<bool> stop{false};
   std::mutex mutex;
   std::exception_ptr failure;
   std::size_t failed_at = n;
-  const auto work = [&] {
+  const auto work = [&](std::size_t first) {
     detail::inside_parallel_for() = true;
-    while (!stop.load(std::memory_order_relaxed)) {
-      const auto i = next.fetch_add(1, std::memory_order_relaxed);
-      if (i >= n) break;
-      try {
-        f(i);
-      } catch (...) {
-        const std::lock_guard lock(mutex);
-        if (i < failed_at) {
-          failed_at = i;
-          failure = std::current_exception();
+    for (std::size_t k = 0; k < threads; ++k) {
+      auto& s = shares[(first + k) % threads];
+      while (!stop.load(std::memory_order_relaxed)) {
+        const auto i = s.next.fetch_add(1, std::memory_order_relaxed);
+        if (i >= s.end) break;
+        try {
+          f(i);
+        } catch (...) {
+          const std::lock_guard lock(mutex);
+          if (i < failed_at) {
+            failed_at = i;
+            failure = std::current_exception();
+          }
+          stop = true;
         }
-        stop = true;
       }
     }
     detail::inside_parallel_for() = false;
@@ -59,8 +74,8 @@ void parallel_for(std::size_t n, F&& f) {
   {
     std::vector<std::jthread> pool;
     pool.reserve(threads - 1);
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-    work();
+    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
+    work(0);
   }
   if (failure) std::rethrow_exception(failure);
 }
