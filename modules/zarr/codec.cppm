@@ -75,6 +75,8 @@ using range_reader = std::function<std::optional<bytes>(std::optional<byte_range
 class array_to_bytes_codec : public codec {
  public:
   [[nodiscard]] virtual bytes encode(std::span<const std::byte> array) const = 0;
+  // The same into `out` (not overlapping `array`), whose memory it may reuse.
+  virtual void encode_into(std::span<const std::byte> array, bytes& out) const { out = encode(array); }
   // Returns the decoded chunk buffer of byte_size() bytes of the decoded spec.
   [[nodiscard]] virtual bytes decode(std::span<const std::byte> encoded) const = 0;
   // The same into `out` (byte_size() bytes). This default decodes and copies.
@@ -112,6 +114,8 @@ inline constexpr std::uint64_t default_decode_limit = std::uint64_t{1} << 32;
 class bytes_to_bytes_codec : public codec {
  public:
   [[nodiscard]] virtual bytes encode(std::span<const std::byte> in) const = 0;
+  // The same into `out` (not overlapping `in`), whose memory it may reuse.
+  virtual void encode_into(std::span<const std::byte> in, bytes& out) const { out = encode(in); }
   // Decodes `in`; zarr::error (corrupt_chunk) for anything that would decode to more than
   // `limit` bytes, refused before allocating more than that (a "bomb").
   [[nodiscard]] bytes decode(std::span<const std::byte> in, std::uint64_t limit = default_decode_limit) const {
@@ -154,6 +158,9 @@ class codec_chain {
   // Neighbouring elementwise array -> array codecs run fused (array_to_array_codec::step).
   [[nodiscard]] bytes encode(std::span<const std::byte> chunk) const;
   [[nodiscard]] bytes encode(bytes&& chunk) const;
+  // The same into `out` (not overlapping `chunk`), whose memory it reuses: a writer's buffer
+  // from chunk to chunk.
+  void encode_into(std::span<const std::byte> chunk, bytes& out) const;
   // Decodes a stored chunk into a new buffer, or into `out` (decoded().byte_size() bytes).
   // Every decoder is bounded by what the codec after it can take (max_encoded_size), so a
   // chunk that claims to decode to more is refused before the memory is allocated.
@@ -178,7 +185,9 @@ class codec_chain {
   std::vector<std::uint64_t> limits_;  // per bytes -> bytes codec: the most it may decode to
 
   [[nodiscard]] const chunk_spec& decoded_by(std::size_t array_to_array) const noexcept;
-  [[nodiscard]] bytes run_encode(std::span<const std::byte> view, bytes* owned) const;
+  // Encodes `view` (held by *owned when given); the result goes into *into when given, else
+  // it is returned.
+  [[nodiscard]] bytes run_encode(std::span<const std::byte> view, bytes* owned, bytes* into) const;
   [[nodiscard]] bytes run_decode(std::span<const std::byte> stored, std::span<std::byte>* out) const;
 };
 

@@ -46,6 +46,26 @@ void create_parents(store& s, std::string_view path) {
 
 std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
 
+// Buffers a thread reuses from chunk to chunk (stored bytes, a decoded chunk, an encoded
+// one), so that memory is not allocated and faulted in again for every chunk; beyond 64 MiB
+// they are let go.
+struct scratch {
+  bytes stored;
+  bytes chunk;
+  bytes encoded;
+
+  static scratch& of_this_thread() {
+    thread_local scratch s;
+    return s;
+  }
+  void trim() {
+    constexpr std::size_t keep = std::size_t{64} << 20;
+    if (stored.capacity() > keep) bytes().swap(stored);
+    if (chunk.capacity() > keep) bytes().swap(chunk);
+    if (encoded.capacity() > keep) bytes().swap(encoded);
+  }
+};
+
 // Runs f, naming the array and the chunk in any error it throws.
 template <class F>
 void for_chunk(std::string_view path, const std::string& key, F&& f) {
@@ -156,8 +176,8 @@ void array::store_chunk(const std::string& key, std::span<const std::byte> chunk
     store_->set(key, chunk);
     return;
   }
-  bytes encoded;
-  for_chunk(path_, key, [&] { encoded = chain_->encode(chunk); });
+  auto& encoded = scratch::of_this_thread().encoded;
+  for_chunk(path_, key, [&] { chain_->encode_into(chunk, encoded); });
   store_->set(key, encoded);
 }
 
@@ -194,22 +214,6 @@ std::mutex& chunk_lock(const std::string& key) {
   return stripes[std::hash<std::string>{}(key) % stripes.size()];
 }
 
-// Buffers a thread reuses from chunk to chunk (stored bytes, a decoded chunk), so that memory
-// is not allocated and faulted in again for every chunk; beyond 64 MiB they are let go.
-struct scratch {
-  bytes stored;
-  bytes chunk;
-
-  static scratch& of_this_thread() {
-    thread_local scratch s;
-    return s;
-  }
-  void trim() {
-    constexpr std::size_t keep = std::size_t{64} << 20;
-    if (stored.capacity() > keep) bytes().swap(stored);
-    if (chunk.capacity() > keep) bytes().swap(chunk);
-  }
-};
 
 }  // namespace
 

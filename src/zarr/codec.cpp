@@ -112,11 +112,15 @@ const chunk_spec& codec_chain::decoded_by(std::size_t array_to_array) const noex
   return array_to_array == 0 ? decoded_ : a2a_[array_to_array - 1]->encoded();
 }
 
-bytes codec_chain::encode(std::span<const std::byte> chunk) const { return run_encode(chunk, nullptr); }
+bytes codec_chain::encode(std::span<const std::byte> chunk) const { return run_encode(chunk, nullptr, nullptr); }
 
-bytes codec_chain::encode(bytes&& chunk) const { return run_encode(chunk, &chunk); }
+bytes codec_chain::encode(bytes&& chunk) const { return run_encode(chunk, &chunk, nullptr); }
 
-bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned) const {
+void codec_chain::encode_into(std::span<const std::byte> chunk, bytes& out) const {
+  (void)run_encode(chunk, nullptr, &out);
+}
+
+bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned, bytes* into) const {
   if (view.size() != decoded_.byte_size())
     throw error(errc::invalid_argument, "codec chain: expected a chunk of " + std::to_string(decoded_.byte_size()) +
                                             " bytes, got " + std::to_string(view.size()));
@@ -152,20 +156,29 @@ bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned) con
     have = true;
     view = buffer;
   }
-  bytes out;
+  bytes result;
+  bytes& last = into != nullptr ? *into : result;  // what the last codec writes
+  bytes staged;                                      // what a codec before it wrote
   if (!a2b_->as_is()) {
-    out = a2b_->encode(view);
-    view = out;
+    if (b2b_.empty()) {
+      a2b_->encode_into(view, last);
+      return result;
+    }
+    staged = a2b_->encode(view);
+    view = staged;
   } else if (b2b_.empty()) {
-    if (!have) buffer.assign(view.begin(), view.end());
-    return buffer;
+    if (have) last = std::move(buffer);
+    else last.assign(view.begin(), view.end());
+    return result;
   }
   // The first bytes -> bytes codec reads the caller's chunk itself when `bytes` is a no-op.
-  for (const auto& c : b2b_) {
-    out = c->encode(view);
-    view = out;
+  for (std::size_t k = 0; k + 1 < b2b_.size(); ++k) {
+    auto next = b2b_[k]->encode(view);
+    staged = std::move(next);
+    view = staged;
   }
-  return out;
+  b2b_.back()->encode_into(view, last);
+  return result;
 }
 
 bytes codec_chain::decode(std::span<const std::byte> stored) const { return run_decode(stored, nullptr); }

@@ -2,6 +2,7 @@
 // codecs/ array of the zarrita.js interop corpus decoded chunk by chunk.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstdint>
@@ -125,6 +126,41 @@ BOOST_AUTO_TEST_CASE(fused_elementwise_codecs_give_what_they_give_one_by_one) {
   c.decode_into(encoded, into);
   BOOST_TEST(same(into, back_separately));
   ZARR_CHECK_ERROR(c.decode_into(encoded, std::span(into).first(8)), errc::invalid_argument, "expected an output of 12000 bytes");
+}
+
+// encode_into writes what encode returns, into a buffer reused from call to call (larger or
+// smaller than the result, holding an earlier result): one codec, several in a row, a
+// shard's inner chunks on one thread or two, shards within shards.
+BOOST_AUTO_TEST_CASE(encode_into_a_reused_buffer_gives_what_encode_gives) {
+  const auto decoded = spec({16, 16, 16}, data_type::uint16);
+  const std::vector<std::string> chains{
+      R"([{"name":"bytes","configuration":{"endian":"little"}}])",
+      R"([{"name":"bytes","configuration":{"endian":"big"}}])",
+      R"([{"name":"bytes","configuration":{"endian":"little"}},{"name":"zstd","configuration":{"level":3,"checksum":false}}])",
+      R"([{"name":"bytes","configuration":{"endian":"little"}},"crc32c",{"name":"zstd","configuration":{"level":1,"checksum":true}}])",
+      R"([{"name":"transpose","configuration":{"order":[2,0,1]}},{"name":"bytes","configuration":{"endian":"little"}},{"name":"gzip","configuration":{"level":5}}])",
+      R"([{"name":"sharding_indexed","configuration":{"chunk_shape":[8,8,8],"codecs":[{"name":"bytes","configuration":{"endian":"little"}},{"name":"zstd","configuration":{"level":0,"checksum":false}}],"index_codecs":[{"name":"bytes","configuration":{"endian":"little"}},"crc32c"]}}])",
+      R"([{"name":"sharding_indexed","configuration":{"chunk_shape":[8,8,8],"index_location":"start","codecs":[{"name":"sharding_indexed","configuration":{"chunk_shape":[4,4,4],"codecs":[{"name":"bytes","configuration":{"endian":"little"}},"crc32c"],"index_codecs":[{"name":"bytes","configuration":{"endian":"little"}},"crc32c"]}}],"index_codecs":[{"name":"bytes","configuration":{"endian":"little"}},"crc32c"]}}])"};
+  // Inputs: compressible, random, and half fill value (absent inner chunks).
+  std::vector<zarr::bytes> inputs{compressible_bytes(8192, 1), random_bytes(8192, 2), compressible_bytes(8192, 3)};
+  std::fill(inputs[2].begin(), inputs[2].begin() + 4096, std::byte{0});
+  for (std::size_t threads : {1, 2}) {
+    zarr::set_concurrency(threads);
+    for (const auto& text : chains) {
+      const auto c = chain(text, decoded);
+      zarr::bytes out(100000, std::byte{0x5A});  // larger than any result, not empty
+      for (int round = 0; round < 2; ++round)
+        for (const auto& in : inputs) {
+          BOOST_TEST_CONTEXT(text << ", " << threads << " thread(s), round " << round) {
+            const auto want = c.encode(in);
+            c.encode_into(in, out);
+            BOOST_TEST(same(out, want));
+            BOOST_TEST(same(c.decode(out), in));
+          }
+        }
+    }
+  }
+  zarr::set_concurrency(0);
 }
 
 BOOST_AUTO_TEST_CASE(a_fused_failure_names_the_codec_that_failed) {

@@ -38,6 +38,7 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return shard_; }
   [[nodiscard]] bytes encode(std::span<const std::byte> shard) const override;
+  void encode_into(std::span<const std::byte> shard, bytes& out) const override;
   [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
   // Inner chunks decoded in parallel straight into `out`; only absent ones are filled.
   void decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;

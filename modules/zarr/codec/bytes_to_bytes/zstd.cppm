@@ -35,6 +35,7 @@ class zstd_codec final : public bytes_to_bytes_codec {
   // "checksum" is written only when true (codec-zstd.md: "Should be omitted if false").
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
+  void encode_into(std::span<const std::byte> in, bytes& out) const override;
   // Straight into `out`; a frame declaring another content size is refused unread.
   void decode_into(std::span<const std::byte> in, std::span<std::byte> out) const override;
 

@@ -25,6 +25,39 @@ namespace {
 constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
 constexpr std::uint64_t max_inner_chunks = std::uint64_t{1} << 59;
 
+// A T of this thread's for the current nesting depth (an inner chain may shard again, on the
+// same thread), kept from shard to shard so that its memory is not allocated and faulted in
+// again; held from construction to destruction. Tag keeps different uses apart.
+template <class Tag, class T>
+class reused {
+ public:
+  reused() {
+    if (levels().size() <= depth()) levels().resize(depth() + 1);  // references stay valid
+    value_ = &levels()[depth()++];
+  }
+  ~reused() { --depth(); }
+  reused(const reused&) = delete;
+  reused& operator=(const reused&) = delete;
+  T& operator*() const noexcept { return *value_; }
+
+ private:
+  static std::deque<T>& levels() {
+    thread_local std::deque<T> l;
+    return l;
+  }
+  static std::size_t& depth() {
+    thread_local std::size_t d = 0;
+    return d;
+  }
+  T* value_;
+};
+
+constexpr std::size_t keep_at_most = std::size_t{64} << 20;  // bytes a reused buffer may keep
+
+void let_go_if_large(bytes& b) {
+  if (b.capacity() > keep_at_most) bytes().swap(b);
+}
+
 }  // namespace
 
 sharding_configuration sharding_configuration::parse(const codec_context& ctx) {
@@ -105,37 +138,52 @@ json::value sharding_indexed_codec::to_json() const {
 }
 
 bytes sharding_indexed_codec::encode(std::span<const std::byte> shard) const {
+  bytes out;
+  encode_into(shard, out);
+  return out;
+}
+
+void sharding_indexed_codec::encode_into(std::span<const std::byte> shard, bytes& out) const {
   const auto size = static_cast<std::size_t>(info(shard_.type).size);
   const auto& inner_shape = config_.chunk_shape;
   const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill}.byte_size();
   // Inner chunks are encoded in parallel (when this shard is not itself one of several
   // being encoded in parallel), then laid out in C order.
-  std::vector<std::optional<bytes>> encoded(static_cast<std::size_t>(inner_count_));
+  const reused<struct encoded_tag, std::vector<bytes>> pool;
+  auto& encoded = *pool;
+  encoded.resize(static_cast<std::size_t>(inner_count_));
+  std::vector<char> present(encoded.size(), 0);
   const std::vector<std::uint64_t> zero(inner_shape.size(), 0);
   parallel_for(encoded.size(), [&](std::size_t k) {
-    bytes inner(static_cast<std::size_t>(inner_bytes));
+    const reused<struct gathered_tag, bytes> gathered;
+    auto& inner = *gathered;
+    inner.resize(static_cast<std::size_t>(inner_bytes));
     copy_box(shard.data(), shard_.shape, origin_of(k), inner.data(), inner_shape, zero, inner_shape, size);
-    if (!all_equal(inner, shard_.fill)) encoded[k] = inner_->encode(std::move(inner));
+    if (!all_equal(inner, shard_.fill)) {
+      inner_->encode_into(inner, encoded[k]);
+      present[k] = 1;
+    }
+    let_go_if_large(inner);
   });
   // Offsets count from the start of the shard: past the index when it comes first.
   std::vector<std::uint64_t> index(inner_count_ * 2, empty_entry);
   std::uint64_t offset = config_.index_at_end ? 0 : index_size_;
   for (std::size_t k = 0; k < encoded.size(); ++k) {
-    if (!encoded[k]) continue;
+    if (present[k] == 0) continue;
     index[2 * k] = offset;
-    index[2 * k + 1] = encoded[k]->size();
-    offset += encoded[k]->size();
+    index[2 * k + 1] = encoded[k].size();
+    offset += encoded[k].size();
   }
   bytes index_array(index.size() * 8);
   std::memcpy(index_array.data(), index.data(), index_array.size());
   const auto encoded_index = index_->encode(std::move(index_array));
-  bytes out(static_cast<std::size_t>(offset + (config_.index_at_end ? index_size_ : 0)));
+  out.resize(static_cast<std::size_t>(offset + (config_.index_at_end ? index_size_ : 0)));
   std::byte* p = out.data();
   if (!config_.index_at_end) p = std::copy(encoded_index.begin(), encoded_index.end(), p);
-  for (const auto& e : encoded)
-    if (e) p = std::copy(e->begin(), e->end(), p);
+  for (std::size_t k = 0; k < encoded.size(); ++k)
+    if (present[k] != 0) p = std::copy(encoded[k].begin(), encoded[k].end(), p);
   if (config_.index_at_end) std::copy(encoded_index.begin(), encoded_index.end(), p);
-  return out;
+  if (offset > keep_at_most) std::vector<bytes>().swap(encoded);
 }
 
 std::vector<std::uint64_t> sharding_indexed_codec::origin_of(std::uint64_t k) const {
@@ -194,23 +242,17 @@ void sharding_indexed_codec::decode_inner(std::span<const std::byte> stored, std
                                           std::span<const std::uint64_t> lo_in_inner, std::span<const std::uint64_t> extent,
                                           std::byte* out, std::span<const std::uint64_t> out_shape,
                                           std::span<const std::uint64_t> out_start) const {
-  // One reused buffer per thread and nesting level (an inner chain may shard again).
-  thread_local std::deque<bytes> buffers;  // stable references while a nested level grows it
-  thread_local std::size_t depth = 0;
-  if (buffers.size() <= depth) buffers.resize(depth + 1);
-  auto& chunk = buffers[depth];
+  const reused<struct decoded_tag, bytes> decoded;
+  auto& chunk = *decoded;
   chunk.resize(static_cast<std::size_t>(inner_->decoded().byte_size()));
-  ++depth;
   try {
     inner_->decode_into(stored, chunk);
   } catch (const error& e) {
-    --depth;
     throw error(e.code(), where_ + " (sharding_indexed): inner chunk " + std::to_string(inner) + ": " + e.what());
   }
-  --depth;
   copy_box(chunk.data(), config_.chunk_shape, lo_in_inner, out, out_shape, out_start, extent,
            static_cast<std::size_t>(info(shard_.type).size));
-  if (chunk.capacity() > (std::size_t{64} << 20)) bytes().swap(chunk);
+  let_go_if_large(chunk);
 }
 
 bytes sharding_indexed_codec::decode(std::span<const std::byte> encoded) const {

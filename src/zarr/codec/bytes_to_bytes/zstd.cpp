@@ -76,6 +76,12 @@ unsigned long long declared_size(std::span<const std::byte> in) {
 }  // namespace
 
 bytes zstd_codec::encode(std::span<const std::byte> in) const {
+  bytes out;
+  encode_into(in, out);
+  return out;
+}
+
+void zstd_codec::encode_into(std::span<const std::byte> in, bytes& out) const {
   ZSTD_CCtx* const cctx = thread_cctx();
   if (cctx == nullptr) throw error(errc::io, where_ + " (zstd): expected memory for a compressor, got none");
   const auto check = [&](std::size_t r) {
@@ -85,9 +91,8 @@ bytes zstd_codec::encode(std::span<const std::byte> in) const {
   };
   check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, config_.level));
   check(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, config_.checksum ? 1 : 0));
-  bytes out(ZSTD_compressBound(in.size()));
+  out.resize(ZSTD_compressBound(in.size()));
   out.resize(check(ZSTD_compress2(cctx, out.data(), out.size(), in.data(), in.size())));
-  return out;
 }
 
 bytes zstd_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const {
