@@ -214,7 +214,6 @@ std::mutex& chunk_lock(const std::string& key) {
   return stripes[std::hash<std::string>{}(key) % stripes.size()];
 }
 
-
 }  // namespace
 
 void array::read(const region& r, std::span<std::byte> out) const {

@@ -183,7 +183,9 @@ void sharding_indexed_codec::encode_into(std::span<const std::byte> shard, bytes
   for (std::size_t k = 0; k < encoded.size(); ++k)
     if (present[k] != 0) p = std::copy(encoded[k].begin(), encoded[k].end(), p);
   if (config_.index_at_end) std::copy(encoded_index.begin(), encoded_index.end(), p);
-  if (offset > keep_at_most) std::vector<bytes>().swap(encoded);
+  std::size_t kept = 0;  // a compressor's buffer keeps room for the whole inner chunk
+  for (const auto& e : encoded) kept += e.capacity();
+  if (kept > keep_at_most) std::vector<bytes>().swap(encoded);
 }
 
 std::vector<std::uint64_t> sharding_indexed_codec::origin_of(std::uint64_t k) const {
