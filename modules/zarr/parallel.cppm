@@ -42,9 +42,10 @@ void parallel_for(std::size_t n, F&& f) {
     std::size_t end;
   };
   const auto shares = std::make_unique<share[]>(threads);
+  const auto start_of = [&](std::size_t t) { return n / threads * t + std::min(t, n % threads); };  // no overflow
   for (std::size_t t = 0; t < threads; ++t) {
-    shares[t].next = n * t / threads;
-    shares[t].end = n * (t + 1) / threads;
+    shares[t].next = start_of(t);
+    shares[t].end = start_of(t + 1);
   }
   std::atomic<bool> stop{false};
   std::mutex mutex;
