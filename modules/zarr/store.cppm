@@ -33,6 +33,12 @@ struct default_init_allocator : std::allocator<T> {
 // Bytes as stored: a chunk, a shard, a metadata document.
 using bytes = std::vector<std::byte, default_init_allocator<std::byte>>;
 
+// Buffers a thread keeps from chunk to chunk give their memory back beyond this much.
+inline constexpr std::size_t kept_buffer_limit = std::size_t{64} << 20;
+inline void let_go_if_large(bytes& b) noexcept {
+  if (b.capacity() > kept_buffer_limit) bytes().swap(b);
+}
+
 // A byte range of a stored value: [offset, offset + length), or the last `length` bytes.
 struct byte_range {
   std::uint64_t offset = 0;

@@ -47,8 +47,8 @@ void create_parents(store& s, std::string_view path) {
 std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
 
 // Buffers a thread reuses from chunk to chunk (stored bytes, a decoded chunk, an encoded
-// one), so that memory is not allocated and faulted in again for every chunk; beyond 64 MiB
-// they are let go.
+// one), so that memory is not allocated and faulted in again for every chunk; beyond
+// kept_buffer_limit they are let go.
 struct scratch {
   bytes stored;
   bytes chunk;
@@ -58,11 +58,10 @@ struct scratch {
     thread_local scratch s;
     return s;
   }
-  void trim() {
-    constexpr std::size_t keep = std::size_t{64} << 20;
-    if (stored.capacity() > keep) bytes().swap(stored);
-    if (chunk.capacity() > keep) bytes().swap(chunk);
-    if (encoded.capacity() > keep) bytes().swap(encoded);
+  void trim() noexcept {
+    let_go_if_large(stored);
+    let_go_if_large(chunk);
+    let_go_if_large(encoded);
   }
 };
 

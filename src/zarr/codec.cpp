@@ -322,7 +322,7 @@ void array_to_bytes_codec::decode_placed(std::span<const std::byte> encoded, std
   decode_into(encoded, chunk);
   const std::vector<std::uint64_t> zero(spec.shape.size(), 0);
   copy_box(chunk.data(), spec.shape, zero, out, out_shape, out_start, spec.shape, static_cast<std::size_t>(info(spec.type).size));
-  if (chunk.capacity() > (std::size_t{64} << 20)) bytes().swap(chunk);
+  let_go_if_large(chunk);
 }
 
 bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {

@@ -52,12 +52,6 @@ class reused {
   T* value_;
 };
 
-constexpr std::size_t keep_at_most = std::size_t{64} << 20;  // bytes a reused buffer may keep
-
-void let_go_if_large(bytes& b) {
-  if (b.capacity() > keep_at_most) bytes().swap(b);
-}
-
 }  // namespace
 
 sharding_configuration sharding_configuration::parse(const codec_context& ctx) {
@@ -185,7 +179,7 @@ void sharding_indexed_codec::encode_into(std::span<const std::byte> shard, bytes
   if (config_.index_at_end) std::copy(encoded_index.begin(), encoded_index.end(), p);
   std::size_t kept = 0;  // a compressor's buffer keeps room for the whole inner chunk
   for (const auto& e : encoded) kept += e.capacity();
-  if (kept > keep_at_most) std::vector<bytes>().swap(encoded);
+  if (kept > kept_buffer_limit) std::vector<bytes>().swap(encoded);
 }
 
 std::vector<std::uint64_t> sharding_indexed_codec::origin_of(std::uint64_t k) const {
