@@ -4,6 +4,7 @@
 // (DECISIONS.md 25).
 module;
 #include <cstddef>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -24,9 +25,20 @@ export import zarr.store;
 
 export namespace zarr {
 
+// Called after each chunk of a read or write with the number of chunks done and their
+// total; returning false cancels the operation, which then throws zarr::error (cancelled).
+// Calls come one at a time, from whichever thread finished the chunk. Chunks written before
+// a cancelled write stopped stay written.
+using progress_callback = std::function<bool(std::uint64_t done, std::uint64_t total)>;
+
+struct read_options {
+  progress_callback progress = nullptr;
+};
+
 struct write_options {
   // Store chunks that hold only the fill value (by default they are erased, DECISIONS.md 25).
   bool write_empty_chunks = false;
+  progress_callback progress = nullptr;
 };
 
 class array {
@@ -49,9 +61,14 @@ class array {
 
   // Reads `r` into `out`, C order, in the in-memory layout of zarr::scalar
   // (out.size() == r.num_elements() * info(type()).size).
-  void read(const region& r, std::span<std::byte> out) const;
+  void read(const region& r, std::span<std::byte> out, const read_options& options = {}) const;
+  // Reads `r` into a view of the caller's memory of r's extent, with any strides (Fortran
+  // order, a window of a larger array), without an intermediate copy.
+  void read(const region& r, const array_view& out, const read_options& options = {}) const;
   // Writes `in` (C order, same layout) into `r`.
   void write(const region& r, std::span<const std::byte> in, const write_options& options = {});
+  // Writes a view of the caller's memory of r's extent, with any strides.
+  void write(const region& r, const const_array_view& in, const write_options& options = {});
 
   // Typed access: T must have the element size of the data type (e.g. float for float32,
   // std::uint8_t for the 8-bit and smaller types, std::uint16_t for bfloat16/float16 bits).
@@ -72,6 +89,11 @@ class array {
   [[nodiscard]] std::string chunk_key(std::span<const std::uint64_t> chunk_index) const;
   // A whole chunk, decoded (fill value when absent).
   [[nodiscard]] bytes read_chunk(std::span<const std::uint64_t> chunk_index) const;
+  // The index of the chunk that a store key names; nothing for any other key.
+  [[nodiscard]] std::optional<std::vector<std::uint64_t>> chunk_index_of(std::string_view key) const;
+  // Calls f(chunk index, the chunk's region of the array) for every stored chunk, in the
+  // order of their keys. The region is cut at the array's shape.
+  void for_each_chunk(const std::function<void(std::span<const std::uint64_t>, const region&)>& f) const;
 
   // Replaces the attributes (rewrites zarr.json atomically).
   void set_attributes(const boost::json::object& attributes);
@@ -90,7 +112,9 @@ class array {
                                               std::to_string(info(meta_.type).size) + " bytes for " +
                                               std::string(name(meta_.type)) + ", got " + std::to_string(sizeof(T)));
   }
-  void check_region(const region& r, std::uint64_t buffer_bytes) const;
+  void check_region(const region& r) const;
+  // A caller's view for region r: its shape, element size and no element sharing bytes.
+  void check_view(const region& r, const const_array_view& v, std::string_view what) const;
   void write_metadata() const;
   // Decodes a stored chunk into `out` (a whole chunk); errors name the array and the key.
   void decode_chunk(const std::string& key, std::span<const std::byte> stored, std::span<std::byte> out) const;

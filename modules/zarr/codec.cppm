@@ -12,6 +12,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <boost/json/value.hpp>
 export module zarr.codec;
@@ -20,7 +21,6 @@ export import zarr.arithmetic.kernels;
 export import zarr.dtype;
 export import zarr.error;
 export import zarr.nd;
-export import zarr.store;
 
 export namespace zarr {
 
@@ -50,37 +50,76 @@ class codec {
   // The canonical metadata object {"name": ..., "configuration": {...}} (always the
   // object form; choices made automatically are recorded).
   [[nodiscard]] virtual boost::json::value to_json() const = 0;
+  // Where the codec is in its document ("codecs[1]"), for messages.
+  [[nodiscard]] const std::string& where() const noexcept { return where_; }
+
+ protected:
+  explicit codec(std::string where) : where_(std::move(where)) {}
+  // "codecs[1] (gzip)": how messages name this codec.
+  [[nodiscard]] std::string label() const { return where_ + " (" + std::string(name()) + ")"; }
+  std::string where_;
 };
 
 class array_to_array_codec : public codec {
  public:
-  // What this codec produces from `decoded()`; fixed when the codec is built.
+  // What this codec receives and produces; fixed when the codec is built.
+  [[nodiscard]] virtual const chunk_spec& decoded() const noexcept = 0;
   [[nodiscard]] virtual const chunk_spec& encoded() const noexcept = 0;
-  // `in` holds decoded().num_elements() elements; returns encoded() elements.
-  [[nodiscard]] virtual bytes encode(bytes in) const = 0;
+  // `in` holds decoded() elements (errc::invalid_argument otherwise); returns encoded() ones.
+  [[nodiscard]] bytes encode(bytes in) const;
   // The inverse: `in` holds encoded() elements.
-  [[nodiscard]] virtual bytes decode(bytes in) const = 0;
+  [[nodiscard]] bytes decode(bytes in) const;
   // An elementwise codec (element i of the output depends on element i of the input only)
   // describes a direction as one step of zarr.arithmetic.kernels, so that the chain runs
   // neighbouring ones fused, in one pass (run_steps); nothing when it cannot.
   [[nodiscard]] virtual std::optional<element_step> step(bool /*encoding*/) const { return std::nullopt; }
   // Throws what encode (or decode) throws for `r`, a failure of this codec's step.
   [[noreturn]] virtual void throw_step_error(const kernel_result& r, bool encoding) const;
+
+ protected:
+  using codec::codec;
+  // The same, with the sizes checked.
+  [[nodiscard]] virtual bytes do_encode(bytes in) const = 0;
+  [[nodiscard]] virtual bytes do_decode(bytes in) const = 0;
 };
 
-// Reads one stored value (a chunk or shard), whole (no range) or a byte range of it;
-// nothing when the value is absent.
-using range_reader = std::function<std::optional<bytes>(std::optional<byte_range>)>;
+// A stored chunk (or shard) as the codecs read it: whole, into a buffer whose memory they
+// reuse, or in byte ranges, all of which come from one version of the value.
+class chunk_reader {
+ public:
+  virtual ~chunk_reader() = default;
+  // The whole value into `out`; false when it is absent.
+  [[nodiscard]] virtual bool read_all(bytes& out) const = 0;
+  // A byte range of the value (past its end: corrupt_chunk); nothing when it is absent.
+  [[nodiscard]] virtual std::optional<bytes> read(byte_range range) const = 0;
+};
+
+// A chunk_reader over bytes in memory, or over an absent chunk.
+class buffer_chunk_reader final : public chunk_reader {
+ public:
+  explicit buffer_chunk_reader(std::optional<std::span<const std::byte>> value) : value_(value) {}
+  [[nodiscard]] bool read_all(bytes& out) const override;
+  [[nodiscard]] std::optional<bytes> read(byte_range range) const override;
+
+ private:
+  std::optional<std::span<const std::byte>> value_;
+};
 
 class array_to_bytes_codec : public codec {
  public:
-  [[nodiscard]] virtual bytes encode(std::span<const std::byte> array) const = 0;
-  // The same into `out` (not overlapping `array`), whose memory it may reuse.
-  virtual void encode_into(std::span<const std::byte> array, bytes& out) const { out = encode(array); }
-  // Returns the decoded chunk buffer of byte_size() bytes of the decoded spec.
-  [[nodiscard]] virtual bytes decode(std::span<const std::byte> encoded) const = 0;
-  // The same into `out` (byte_size() bytes). This default decodes and copies.
-  virtual void decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const;
+  // The decoded representation this codec was built for.
+  [[nodiscard]] virtual const chunk_spec& decoded() const noexcept = 0;
+  // Encodes a chunk buffer of decoded().byte_size() bytes (errc::invalid_argument otherwise),
+  // into a new buffer or into `out`, whose memory it may reuse (not overlapping `array`).
+  [[nodiscard]] bytes encode(std::span<const std::byte> array) const;
+  void encode_into(std::span<const std::byte> array, bytes& out) const;
+  // Decodes a stored chunk into `out`, a view of decoded().shape with any strides, or into a
+  // new C-order buffer.
+  void decode_into(std::span<const std::byte> encoded, const array_view& out) const;
+  [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const;
+  // Decodes the box `box` (in chunk coordinates) of the chunk `reader` reads into `out` (a
+  // view of box's extent); false, with nothing written, when the chunk is absent.
+  [[nodiscard]] bool decode_region(const chunk_reader& reader, const region& box, const array_view& out) const;
   // True when the encoded bytes are the decoded buffer itself (the `bytes` codec in native
   // byte order): the chain then passes buffers through without calling encode or decode.
   [[nodiscard]] virtual bool as_is() const noexcept { return false; }
@@ -90,22 +129,19 @@ class array_to_bytes_codec : public codec {
   [[nodiscard]] virtual std::uint64_t max_encoded_size() const noexcept {
     return encoded_size().value_or(~std::uint64_t{0});
   }
-  // Decodes the box `r` (in chunk coordinates) of a stored chunk, reading through `reader`,
-  // into `out`: an array of `out_shape` (C order) in which the box goes at `out_start`; false
-  // when the chunk is absent (nothing written). This default reads the whole value; a codec
-  // that can read less, or decode straight into place (sharding), overrides it.
-  [[nodiscard]] virtual bool decode_region(const range_reader& reader, const region& r, std::byte* out,
-                                           std::span<const std::uint64_t> out_shape,
-                                           std::span<const std::uint64_t> out_start) const;
-  // The same into a buffer of exactly r's extent.
-  [[nodiscard]] bool decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const;
-  // Decodes a whole stored chunk into its place in `out`, an array of `out_shape` (C order),
-  // the chunk at `out_start`. This default decodes into a buffer of the thread's and copies;
-  // sharding decodes each inner chunk straight into place.
-  virtual void decode_placed(std::span<const std::byte> encoded, std::byte* out, std::span<const std::uint64_t> out_shape,
-                             std::span<const std::uint64_t> out_start) const;
-  // The decoded representation this codec was built for.
-  [[nodiscard]] virtual const chunk_spec& decoded() const noexcept = 0;
+
+ protected:
+  using codec::codec;
+  // What the public functions call once the sizes are checked.
+  virtual void do_encode_into(std::span<const std::byte> array, bytes& out) const = 0;
+  // `out` is exactly decoded().byte_size() bytes, C order.
+  virtual void do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const = 0;
+  // Into a view that is not one C-order buffer. This default decodes into a buffer of the
+  // thread's and copies; sharding decodes each inner chunk straight into place.
+  virtual void do_decode_into_view(std::span<const std::byte> encoded, const array_view& out) const;
+  // Part of a chunk (`box` does not cover it). This default reads the whole value, decodes
+  // it into a buffer of the thread's and copies the box; sharding reads only what it needs.
+  [[nodiscard]] virtual bool do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const;
 };
 
 // What a bytes -> bytes decoder may produce when nobody says less: 4 GiB.
@@ -134,6 +170,7 @@ class bytes_to_bytes_codec : public codec {
   [[nodiscard]] virtual std::uint64_t max_encoded_size(std::uint64_t decoded_size) const noexcept;
 
  protected:
+  using codec::codec;
   [[nodiscard]] virtual bytes decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const = 0;
 };
 
@@ -161,11 +198,19 @@ class codec_chain {
   // The same into `out` (not overlapping `chunk`), whose memory it reuses: a writer's buffer
   // from chunk to chunk.
   void encode_into(std::span<const std::byte> chunk, bytes& out) const;
-  // Decodes a stored chunk into a new buffer, or into `out` (decoded().byte_size() bytes).
-  // Every decoder is bounded by what the codec after it can take (max_encoded_size), so a
-  // chunk that claims to decode to more is refused before the memory is allocated.
+  // Decodes a stored chunk into a new buffer, or into `out`: decoded().byte_size() bytes in
+  // C order, or a view of decoded().shape with any strides. Every decoder is bounded by what
+  // the codec after it can take (max_encoded_size), so a chunk that claims to decode to more
+  // is refused before the memory is allocated.
   [[nodiscard]] bytes decode(std::span<const std::byte> stored) const;
   void decode_into(std::span<const std::byte> stored, std::span<std::byte> out) const;
+  void decode_into(std::span<const std::byte> stored, const array_view& out) const;
+  // Decodes the box `box` (in chunk coordinates) of the chunk that `reader` reads into `out`
+  // (a view of box's extent); false, with nothing written, when the chunk is absent. With no
+  // bytes -> bytes codec and only elementwise array -> array codecs, the array -> bytes codec
+  // reads what the box needs (sharding: the index and the inner chunks the box meets);
+  // otherwise the whole chunk is read and decoded.
+  [[nodiscard]] bool decode_region(const chunk_reader& reader, const region& box, const array_view& out) const;
   // The encoded size of a chunk when every codec has a fixed size.
   [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept;
   // The largest encoded size of a valid chunk (see bytes_to_bytes_codec::max_encoded_size).
@@ -188,7 +233,8 @@ class codec_chain {
   // Encodes `view` (held by *owned when given); the result goes into *into when given, else
   // it is returned.
   [[nodiscard]] bytes run_encode(std::span<const std::byte> view, bytes* owned, bytes* into) const;
-  [[nodiscard]] bytes run_decode(std::span<const std::byte> stored, std::span<std::byte>* out) const;
+  // Decodes into *out when given (a view of decoded().shape), else into the returned buffer.
+  [[nodiscard]] bytes run_decode(std::span<const std::byte> stored, const array_view* out) const;
 };
 
 // --- the registry: one explicit table in src/zarr/codec/registry.cpp -------------------

@@ -21,6 +21,7 @@ enum class errc : std::uint8_t {
   corrupt_chunk,          // stored bytes cannot be decoded
   invalid_argument,       // a caller passed something inconsistent (region, buffer size)
   io,                     // the operating system refused a file operation
+  cancelled,              // a progress callback asked to stop
 };
 
 [[nodiscard]] constexpr std::string_view to_string(errc code) noexcept {
@@ -35,6 +36,7 @@ enum class errc : std::uint8_t {
     case errc::corrupt_chunk: return "corrupt chunk";
     case errc::invalid_argument: return "invalid argument";
     case errc::io: return "i/o error";
+    case errc::cancelled: return "cancelled";
   }
   return "unknown error";
 }

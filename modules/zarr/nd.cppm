@@ -1,16 +1,16 @@
-// zarr.nd: boxes of N-dimensional C-order arrays, and copying and filling them. Used by
-// arrays (regions of chunks) and by sharding (inner chunks of shards).
+// zarr.nd: boxes of N-dimensional arrays, views of arrays in memory with any strides (C or
+// Fortran order, a window of a larger array), and copying and filling them. Arrays use it
+// for regions of chunks, sharding for inner chunks of shards.
 module;
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
+#include <type_traits>
 #include <vector>
 export module zarr.nd;
 
+export import zarr.bytes;
 import zarr.dtype;
-import zarr.store;
 
 export namespace zarr {
 
@@ -39,17 +39,84 @@ struct region {
   }
 };
 
-// Copies the box `extent` from `src` (C order, shape src_shape, box at src_start) to `dst`
-// (shape dst_shape, box at dst_start); elements of `size` bytes. Rows of the last
-// dimension are copied with memcpy; into a destination of 32 MiB or more, rows of 64 bytes
-// or more are written with non-temporal stores (not read into the cache first).
-void copy_box(const std::byte* src, std::span<const std::uint64_t> src_shape, std::span<const std::uint64_t> src_start,
-              std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
-              std::span<const std::uint64_t> extent, std::size_t size);
+// Destinations of at least this many bytes are written around the cache (non-temporal
+// stores): larger than the caches, they would go back to memory anyway.
+inline constexpr std::uint64_t streaming_destination = std::uint64_t{32} << 20;
 
-// Sets every element of the box to `value`.
-void fill_box(std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
-              std::span<const std::uint64_t> extent, const scalar& value);
+// An array in memory: element (i0, i1, ...) at data + i0 * strides[0] + i1 * strides[1] + ...
+// bytes. Byte is std::byte (a destination) or const std::byte (a source).
+template <class Byte>
+struct basic_array_view {
+  Byte* data = nullptr;
+  std::vector<std::uint64_t> shape;
+  std::vector<std::int64_t> strides;  // in bytes
+  std::size_t element_size = 1;
+  // Rows copied into this view bypass the cache: set by c_order/f_order for views of
+  // streaming_destination bytes or more, and kept by window().
+  bool streaming = false;
+
+  // The whole buffer `data` as an array of `shape`, C order (last index fastest).
+  [[nodiscard]] static basic_array_view c_order(Byte* data, std::span<const std::uint64_t> shape, std::size_t element_size) {
+    return ordered(data, shape, element_size, false);
+  }
+  // The same in Fortran order (first index fastest).
+  [[nodiscard]] static basic_array_view f_order(Byte* data, std::span<const std::uint64_t> shape, std::size_t element_size) {
+    return ordered(data, shape, element_size, true);
+  }
+  // The box [start, start + extent) of this view, as a view of its own.
+  [[nodiscard]] basic_array_view window(std::span<const std::uint64_t> start, std::span<const std::uint64_t> extent) const {
+    basic_array_view w{data, {extent.begin(), extent.end()}, strides, element_size, streaming};
+    for (std::size_t i = 0; i < start.size(); ++i)
+      w.data += static_cast<std::int64_t>(start[i]) * strides[i];
+    return w;
+  }
+  [[nodiscard]] std::uint64_t num_elements() const noexcept {
+    std::uint64_t n = 1;
+    for (auto d : shape) n *= d;
+    return n;
+  }
+  // True when the elements follow each other in C order, with no gaps.
+  [[nodiscard]] bool c_contiguous() const noexcept {
+    auto expected = static_cast<std::int64_t>(element_size);
+    for (std::size_t i = shape.size(); i-- > 0;) {
+      if (shape[i] != 1 && strides[i] != expected) return false;
+      expected *= static_cast<std::int64_t>(shape[i]);
+    }
+    return true;
+  }
+  operator basic_array_view<const std::byte>() const
+    requires(!std::is_const_v<Byte>)
+  {
+    return {data, shape, strides, element_size, streaming};
+  }
+
+ private:
+  static basic_array_view ordered(Byte* data, std::span<const std::uint64_t> shape, std::size_t element_size,
+                                  bool fortran) {
+    basic_array_view v{data, {shape.begin(), shape.end()}, std::vector<std::int64_t>(shape.size()), element_size, false};
+    auto stride = static_cast<std::int64_t>(element_size);
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      const auto i = fortran ? k : shape.size() - 1 - k;
+      v.strides[i] = stride;
+      stride *= static_cast<std::int64_t>(shape[i]);
+    }
+    v.streaming = static_cast<std::uint64_t>(stride) >= streaming_destination;
+    return v;
+  }
+};
+using array_view = basic_array_view<std::byte>;
+using const_array_view = basic_array_view<const std::byte>;
+
+// Copies every element of `src` into `dst`, of the same shape and element size. Dimensions
+// that are contiguous in both are merged, rows of adjacent elements copied with memcpy (or
+// streamed, see array_view::streaming).
+void copy(const const_array_view& src, const array_view& dst);
+
+// Sets every element of `dst` to `value`.
+void fill(const array_view& dst, const scalar& value);
+
+// Whether two elements of `v` share bytes (a destination must not).
+[[nodiscard]] bool self_overlapping(const const_array_view& v) noexcept;
 
 // A buffer of `n` elements all equal to `value`.
 [[nodiscard]] bytes filled(std::uint64_t n, const scalar& value);
@@ -57,34 +124,51 @@ void fill_box(std::byte* dst, std::span<const std::uint64_t> dst_shape, std::spa
 // Whether every element of `data` equals `value` bit for bit.
 [[nodiscard]] bool all_equal(std::span<const std::byte> data, const scalar& value) noexcept;
 
-// Calls f(cell_index, lo, hi) for every cell of a regular grid with cells of `cell_shape`
-// that meets `r`, where [lo, hi) is the part of `r` inside that cell, in the coordinates of
-// `r`'s array. Cells are visited in C order.
+// The part of a region `r` that lies in one cell of a regular grid (a chunk of an array, an
+// inner chunk of a shard).
+struct cell_part {
+  std::vector<std::uint64_t> cell;       // the cell's index in the grid
+  region in_cell;                        // the part, in the cell's own coordinates
+  std::vector<std::uint64_t> in_region;  // where the part starts, relative to r.start
+  [[nodiscard]] std::vector<std::uint64_t> extent() const { return in_cell.extent(); }
+};
+
+// Calls f(const cell_part&) for every cell of the grid of cells of `cell_shape` that meets
+// `r`, in C order of the cells.
 template <class F>
-void for_each_cell(std::span<const std::uint64_t> cell_shape, const region& r, F&& f) {
+void for_each_cell_part(std::span<const std::uint64_t> cell_shape, const region& r, F&& f) {
   const auto rank = cell_shape.size();
   for (std::size_t i = 0; i < rank; ++i)
     if (r.start[i] == r.stop[i]) return;
-  std::vector<std::uint64_t> first(rank), last(rank), lo(rank), hi(rank);
+  cell_part part{std::vector<std::uint64_t>(rank), {std::vector<std::uint64_t>(rank), std::vector<std::uint64_t>(rank)},
+                 std::vector<std::uint64_t>(rank)};
+  std::vector<std::uint64_t> first(rank), last(rank);
   for (std::size_t i = 0; i < rank; ++i) {
     first[i] = r.start[i] / cell_shape[i];
     last[i] = (r.stop[i] - 1) / cell_shape[i];
   }
-  auto index = first;
+  part.cell = first;
   for (;;) {
     for (std::size_t i = 0; i < rank; ++i) {
-      lo[i] = std::max(r.start[i], index[i] * cell_shape[i]);
-      hi[i] = std::min(r.stop[i], (index[i] + 1) * cell_shape[i]);
+      const auto origin = part.cell[i] * cell_shape[i];
+      const auto lo = r.start[i] > origin ? r.start[i] : origin;
+      const auto hi = r.stop[i] < origin + cell_shape[i] ? r.stop[i] : origin + cell_shape[i];
+      part.in_cell.start[i] = lo - origin;
+      part.in_cell.stop[i] = hi - origin;
+      part.in_region[i] = lo - r.start[i];
     }
-    f(std::span<const std::uint64_t>(index), std::span<const std::uint64_t>(lo), std::span<const std::uint64_t>(hi));
+    f(static_cast<const cell_part&>(part));
     std::size_t i = rank;
     while (i > 0) {
-      if (++index[i - 1] <= last[i - 1]) break;
-      index[i - 1] = first[i - 1];
+      if (++part.cell[i - 1] <= last[i - 1]) break;
+      part.cell[i - 1] = first[i - 1];
       --i;
     }
     if (i == 0) return;
   }
 }
+
+// The same, collected (to be processed in parallel).
+[[nodiscard]] std::vector<cell_part> cell_parts(std::span<const std::uint64_t> cell_shape, const region& r);
 
 }  // namespace zarr

@@ -13,49 +13,14 @@ module;
 #include <vector>
 export module zarr.store;
 
+export import zarr.bytes;
 import zarr.error;
 
 export namespace zarr {
 
-// An allocator that leaves new elements uninitialised, so that a buffer about to be
-// overwritten by a decoder is not first filled with zeros.
-template <class T>
-struct default_init_allocator : std::allocator<T> {
-  template <class U>
-  struct rebind { using other = default_init_allocator<U>; };
-  using std::allocator<T>::allocator;
-  template <class U>
-  void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
-};
-
-// Bytes as stored: a chunk, a shard, a metadata document.
-using bytes = std::vector<std::byte, default_init_allocator<std::byte>>;
-
-// Buffers a thread keeps from chunk to chunk give their memory back beyond this much.
-inline constexpr std::size_t kept_buffer_limit = std::size_t{64} << 20;
-inline void let_go_if_large(bytes& b) noexcept {
-  if (b.capacity() > kept_buffer_limit) bytes().swap(b);
-}
-
-// A byte range of a stored value: [offset, offset + length), or the last `length` bytes.
-struct byte_range {
-  std::uint64_t offset = 0;
-  std::uint64_t length = 0;
-  bool suffix = false;
-
-  [[nodiscard]] static byte_range last(std::uint64_t n) noexcept { return {0, n, true}; }
-};
-
 // Checks a store key: no empty, "." or ".." segments, no leading "/", no backslash, no NUL.
 // Throws zarr::error (invalid_key) naming the key.
 void validate_key(std::string_view key);
-
-// The [offset, length) that `range` selects in a value of `size` bytes; throws
-// zarr::error (corrupt_chunk, naming the key) when the range reaches past the end.
-[[nodiscard]] std::pair<std::uint64_t, std::uint64_t> resolve_range(std::string_view key, byte_range range,
-                                                                     std::uint64_t size);
 
 // One version of a stored value, for several reads that must agree (a shard's index,
 // then its inner chunks): later writes of the key do not show through it.

@@ -68,10 +68,6 @@ struct location {
 // "a,b,c" as positive integers (--chunks).
 [[nodiscard]] std::vector<std::uint64_t> parse_shape_list(std::string_view text, std::string_view option);
 
-// The chunk index of `key` (relative to the array's node prefix) when it is a key of
-// one of the array's chunks under its chunk key encoding, inside the chunk grid.
-[[nodiscard]] std::optional<std::vector<std::uint64_t>> chunk_index_of(const zarr::array_metadata& meta,
-                                                                       std::string_view key);
 // The stored chunk keys of an array (full keys), sorted.
 [[nodiscard]] std::vector<std::string> stored_chunk_keys(const zarr::array& a);
 

@@ -148,37 +148,9 @@ std::vector<std::uint64_t> parse_shape_list(std::string_view text, std::string_v
   return out;
 }
 
-std::optional<std::vector<std::uint64_t>> chunk_index_of(const zarr::array_metadata& meta, std::string_view key) {
-  const auto rank = meta.shape.size();
-  const bool is_default = meta.key_encoding.encoding == zarr::chunk_key_encoding::kind::default_;
-  std::string_view rest = key;
-  if (is_default) {
-    if (!rest.starts_with('c')) return std::nullopt;
-    rest.remove_prefix(1);
-    if (rank == 0) return rest.empty() ? std::optional<std::vector<std::uint64_t>>(std::vector<std::uint64_t>{}) : std::nullopt;
-    if (!rest.starts_with(meta.key_encoding.separator)) return std::nullopt;
-    rest.remove_prefix(1);
-  } else if (rank == 0) {
-    return rest == "0" ? std::optional<std::vector<std::uint64_t>>(std::vector<std::uint64_t>{}) : std::nullopt;
-  }
-  const auto parts = split(rest, meta.key_encoding.separator);
-  if (parts.size() != rank) return std::nullopt;
-  const auto grid = meta.grid_shape();
-  std::vector<std::uint64_t> index;
-  for (std::size_t i = 0; i < rank; ++i) {
-    const auto v = parse_count(parts[i]);
-    if (!v || *v >= grid[i]) return std::nullopt;
-    index.push_back(*v);
-  }
-  if (meta.key_encoding.key(index) != key) return std::nullopt;  // not canonical ("01")
-  return index;
-}
-
 std::vector<std::string> stored_chunk_keys(const zarr::array& a) {
-  const auto prefix = zarr::node_prefix(a.path());
   std::vector<std::string> keys;
-  for (auto& key : a.storage().list(prefix))
-    if (chunk_index_of(a.metadata(), std::string_view(key).substr(prefix.size()))) keys.push_back(std::move(key));
+  a.for_each_chunk([&](std::span<const std::uint64_t> index, const zarr::region&) { keys.push_back(a.chunk_key(index)); });
   return keys;
 }
 

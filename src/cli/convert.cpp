@@ -245,9 +245,10 @@ int run_convert(std::span<const std::string_view> argv) {
     if (rank == 0) {
       copy_block(all);
     } else {
-      zarr::for_each_cell(block, all, [&](std::span<const std::uint64_t>, std::span<const std::uint64_t> lo,
-                                          std::span<const std::uint64_t> hi) {
-        copy_block(zarr::region{{lo.begin(), lo.end()}, {hi.begin(), hi.end()}});
+      zarr::for_each_cell_part(block, all, [&](const zarr::cell_part& part) {
+        zarr::region r{part.in_region, part.in_region};
+        for (std::size_t i = 0; i < r.stop.size(); ++i) r.stop[i] += part.in_cell.stop[i] - part.in_cell.start[i];
+        copy_block(r);
       });
     }
   } catch (...) {

@@ -46,34 +46,58 @@ void create_parents(store& s, std::string_view path) {
 
 std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
 
-// Buffers a thread reuses from chunk to chunk (stored bytes, a decoded chunk, an encoded
-// one), so that memory is not allocated and faulted in again for every chunk; beyond
-// kept_buffer_limit they are let go.
-struct scratch {
-  bytes stored;
-  bytes chunk;
-  bytes encoded;
-
-  static scratch& of_this_thread() {
-    thread_local scratch s;
-    return s;
-  }
-  void trim() noexcept {
-    let_go_if_large(stored);
-    let_go_if_large(chunk);
-    let_go_if_large(encoded);
-  }
-};
-
 // Runs f, naming the array and the chunk in any error it throws.
 template <class F>
-void for_chunk(std::string_view path, const std::string& key, F&& f) {
+void naming_the_chunk(std::string_view path, const std::string& key, F&& f) {
   try {
     f();
   } catch (const error& e) {
     throw error(e.code(), "array " + node_name_for_errors(path) + ", chunk \"" + key + "\": " + e.what());
   }
 }
+
+// A stored chunk read through its store: whole into the caller's buffer, or in byte ranges
+// of one snapshot (a shard rewritten meanwhile would pair the old index with new inner chunks).
+class store_chunk_reader final : public chunk_reader {
+ public:
+  store_chunk_reader(const store& s, const std::string& key) : store_(s), key_(key) {}
+  [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
+  [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
+    if (!snapshot_taken_) {
+      snapshot_ = store_.snapshot(key_);
+      snapshot_taken_ = true;
+    }
+    if (!snapshot_) return std::nullopt;
+    return snapshot_->get(range);
+  }
+
+ private:
+  const store& store_;
+  const std::string& key_;
+  mutable std::unique_ptr<const stored_value> snapshot_;
+  mutable bool snapshot_taken_ = false;
+};
+
+// Counts the chunks of a read or write and reports them to the caller's callback.
+class chunk_progress {
+ public:
+  chunk_progress(const progress_callback& callback, std::uint64_t total, std::string_view path)
+      : callback_(callback), total_(total), path_(path) {}
+  void chunk_done() {
+    if (!callback_) return;
+    const std::lock_guard lock(mutex_);
+    if (!callback_(++done_, total_))
+      throw error(errc::cancelled, "array " + node_name_for_errors(path_) + ": cancelled after " + std::to_string(done_) +
+                                       " of " + std::to_string(total_) + " chunks");
+  }
+
+ private:
+  const progress_callback& callback_;
+  std::uint64_t total_;
+  std::string_view path_;
+  std::uint64_t done_ = 0;
+  std::mutex mutex_;
+};
 
 // The fill value, as chunk_spec of the whole chunk.
 chunk_spec chunk_spec_of(const array_metadata& m) { return {m.chunk_shape, m.type, m.fill_value}; }
@@ -136,7 +160,7 @@ std::string array::chunk_key(std::span<const std::uint64_t> chunk_index) const {
   return node_prefix(path_) + meta_.key_encoding.key(chunk_index);
 }
 
-void array::check_region(const region& r, std::uint64_t buffer_bytes) const {
+void array::check_region(const region& r) const {
   const auto where = "array " + node_name_for_errors(path_) + ": region";
   const auto rank = meta_.shape.size();
   if (r.start.size() != rank || r.stop.size() != rank)
@@ -147,14 +171,34 @@ void array::check_region(const region& r, std::uint64_t buffer_bytes) const {
       throw error(errc::invalid_argument, where + "[" + std::to_string(i) + "]: expected start <= stop <= " +
                                               std::to_string(meta_.shape[i]) + ", got " + std::to_string(r.start[i]) +
                                               ":" + std::to_string(r.stop[i]));
-  const auto expected = r.num_elements() * static_cast<std::uint64_t>(info(meta_.type).size);
-  if (buffer_bytes != expected)
-    throw error(errc::invalid_argument, where + ": expected a buffer of " + std::to_string(expected) + " bytes, got " +
-                                            std::to_string(buffer_bytes));
 }
 
+void array::check_view(const region& r, const const_array_view& v, std::string_view what) const {
+  const auto where = "array " + node_name_for_errors(path_) + ": " + std::string(what);
+  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  if (v.element_size != size)
+    throw error(errc::invalid_argument, where + ": expected elements of " + std::to_string(size) + " bytes, got " +
+                                            std::to_string(v.element_size));
+  if (v.shape != r.extent() || v.strides.size() != v.shape.size())
+    throw error(errc::invalid_argument, where + ": expected the region's extent as its shape");
+  if (self_overlapping(v)) throw error(errc::invalid_argument, where + ": expected elements that share no bytes");
+}
+
+namespace {
+
+const_array_view c_order_buffer(const region& r, std::span<const std::byte> buffer, data_type type, std::string_view path) {
+  const auto size = static_cast<std::size_t>(info(type).size);
+  const auto expected = r.num_elements() * size;
+  if (buffer.size() != expected)
+    throw error(errc::invalid_argument, "array " + node_name_for_errors(path) + ": region: expected a buffer of " +
+                                            std::to_string(expected) + " bytes, got " + std::to_string(buffer.size()));
+  return const_array_view::c_order(buffer.data(), r.extent(), size);
+}
+
+}  // namespace
+
 void array::decode_chunk(const std::string& key, std::span<const std::byte> stored, std::span<std::byte> out) const {
-  for_chunk(path_, key, [&] { chain_->decode_into(stored, out); });
+  naming_the_chunk(path_, key, [&] { chain_->decode_into(stored, out); });
 }
 
 bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
@@ -175,34 +219,55 @@ void array::store_chunk(const std::string& key, std::span<const std::byte> chunk
     store_->set(key, chunk);
     return;
   }
-  auto& encoded = scratch::of_this_thread().encoded;
-  for_chunk(path_, key, [&] { chain_->encode_into(chunk, encoded); });
-  store_->set(key, encoded);
+  const thread_buffer<struct encoded_chunk_tag> encoded;
+  naming_the_chunk(path_, key, [&] { chain_->encode_into(chunk, *encoded); });
+  store_->set(key, *encoded);
+  let_go_if_large(*encoded);
+}
+
+// The key's parts are parsed as decimal numbers within the grid, then the key is rebuilt
+// from them: what is not exactly a chunk key ("c/01", "c/0/") is not one.
+std::optional<std::vector<std::uint64_t>> array::chunk_index_of(std::string_view key) const {
+  const auto prefix = node_prefix(path_);
+  if (!key.starts_with(prefix)) return std::nullopt;
+  std::string_view rest = key.substr(prefix.size());
+  const char separator = meta_.key_encoding.separator;
+  if (meta_.key_encoding.encoding == chunk_key_encoding::kind::default_) {
+    if (!rest.starts_with('c')) return std::nullopt;
+    rest.remove_prefix(std::min<std::size_t>(2, rest.size()));  // "c" and its separator
+  }
+  const auto grid = meta_.grid_shape();
+  std::vector<std::uint64_t> index;
+  for (std::size_t i = 0; i < grid.size(); ++i) {
+    const auto end = std::min(rest.find(separator), rest.size());
+    std::uint64_t v = 0;
+    if (end == 0 || end > 20) return std::nullopt;
+    for (char c : rest.substr(0, end))
+      if (c < '0' || c > '9' || __builtin_mul_overflow(v, std::uint64_t{10}, &v) ||
+          __builtin_add_overflow(v, static_cast<std::uint64_t>(c - '0'), &v))
+        return std::nullopt;
+    if (v >= grid[i]) return std::nullopt;
+    index.push_back(v);
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+  }
+  if (chunk_key(index) != key) return std::nullopt;
+  return index;
+}
+
+void array::for_each_chunk(const std::function<void(std::span<const std::uint64_t>, const region&)>& f) const {
+  for (const auto& key : store_->list(node_prefix(path_))) {
+    const auto index = chunk_index_of(key);
+    if (!index) continue;
+    region r{std::vector<std::uint64_t>(index->size()), std::vector<std::uint64_t>(index->size())};
+    for (std::size_t i = 0; i < index->size(); ++i) {
+      r.start[i] = (*index)[i] * meta_.chunk_shape[i];
+      r.stop[i] = std::min(meta_.shape[i], r.start[i] + meta_.chunk_shape[i]);
+    }
+    f(*index, r);
+  }
 }
 
 namespace {
-
-// The chunks a region meets, each with the part of the region inside it: collected first,
-// so that they can be processed in parallel.
-struct chunk_tasks {
-  std::size_t rank;
-  std::size_t count = 0;
-  std::vector<std::uint64_t> data;  // per task: index, lo, hi (rank values each)
-
-  chunk_tasks(std::span<const std::uint64_t> chunk_shape, const region& r) : rank(chunk_shape.size()) {
-    for_each_cell(chunk_shape, r, [&](std::span<const std::uint64_t> index, std::span<const std::uint64_t> lo,
-                                      std::span<const std::uint64_t> hi) {
-      data.insert(data.end(), index.begin(), index.end());
-      data.insert(data.end(), lo.begin(), lo.end());
-      data.insert(data.end(), hi.begin(), hi.end());
-      ++count;
-    });
-  }
-  [[nodiscard]] std::size_t size() const noexcept { return count; }
-  [[nodiscard]] std::span<const std::uint64_t> index(std::size_t t) const { return {data.data() + 3 * rank * t, rank}; }
-  [[nodiscard]] std::span<const std::uint64_t> lo(std::size_t t) const { return {data.data() + 3 * rank * t + rank, rank}; }
-  [[nodiscard]] std::span<const std::uint64_t> hi(std::size_t t) const { return {data.data() + 3 * rank * t + 2 * rank, rank}; }
-};
 
 // Writers of one chunk within this process take turns: a chunk (or shard) is read,
 // modified and written back whole, so two concurrent partial writes of the same chunk
@@ -215,111 +280,80 @@ std::mutex& chunk_lock(const std::string& key) {
 
 }  // namespace
 
-void array::read(const region& r, std::span<std::byte> out) const {
-  check_region(r, out.size());
+void array::read(const region& r, std::span<std::byte> out, const read_options& options) const {
+  check_region(r);
+  const auto view = c_order_buffer(r, out, meta_.type, path_);
+  read(r, array_view{out.data(), view.shape, view.strides, view.element_size, view.streaming}, options);
+}
+
+// One call per chunk: the chain reads what the part of the region in that chunk needs and
+// decodes it straight into its place in `out`; absent chunks are filled.
+void array::read(const region& r, const array_view& out, const read_options& options) const {
+  check_region(r);
+  check_view(r, out, "output");
   if (r.num_elements() == 0) return;
-  const auto size = static_cast<std::size_t>(info(meta_.type).size);
-  const auto extent_out = r.extent();
-  const auto rank = meta_.shape.size();
-  // With only an array -> bytes codec (other than plain bytes), it may read just the bytes
-  // it needs for part of a chunk, and decodes a whole chunk into place (sharding).
-  const bool partial = chain_->array_to_array().empty() && chain_->bytes_to_bytes().empty() && !chain_->identity();
-  const chunk_tasks tasks(meta_.chunk_shape, r);
-  parallel_for(tasks.size(), [&](std::size_t t) {
-    const auto index = tasks.index(t), lo = tasks.lo(t), hi = tasks.hi(t);
-    std::vector<std::uint64_t> in_chunk(rank), in_out(rank), extent(rank), stop(rank);
-    for (std::size_t i = 0; i < rank; ++i) {
-      in_chunk[i] = lo[i] - index[i] * meta_.chunk_shape[i];
-      in_out[i] = lo[i] - r.start[i];
-      extent[i] = hi[i] - lo[i];
-      stop[i] = in_chunk[i] + extent[i];
-    }
-    const auto key = chunk_key(index);
-    const region box{in_chunk, stop};
-    if (partial && !box.covers(meta_.chunk_shape)) {
-      // The array -> bytes codec reads what it needs and decodes straight into `out`, from
-      // one version of the value: a shard rewritten meanwhile would pair the old index
-      // with the new inner chunks.
-      const auto value = store_->snapshot(key);
-      const range_reader reader = [&](std::optional<byte_range> range) -> std::optional<bytes> {
-        if (!value) return std::nullopt;
-        return value->get(range);
-      };
-      bool found = false;
-      for_chunk(path_, key, [&] { found = chain_->array_to_bytes().decode_region(reader, box, out.data(), extent_out, in_out); });
-      if (!found) fill_box(out.data(), extent_out, in_out, extent, meta_.fill_value);
-      return;
-    }
-    auto& s = scratch::of_this_thread();
-    if (!store_->get_into(key, s.stored)) {
-      fill_box(out.data(), extent_out, in_out, extent, meta_.fill_value);
-      return;
-    }
-    const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_).byte_size());
-    // A whole chunk whose rows follow each other in `out` is decoded in place.
-    bool contiguous = box.covers(meta_.chunk_shape);
-    for (std::size_t i = 1; i < rank && contiguous; ++i) contiguous = extent[i] == extent_out[i];
-    const std::byte* chunk = s.stored.data();
-    if (!chain_->identity() || s.stored.size() != chunk_bytes) {
-      if (contiguous) {
-        std::uint64_t offset = 0;
-        for (std::size_t i = 0; i < rank; ++i) offset = offset * extent_out[i] + in_out[i];
-        decode_chunk(key, s.stored, out.subspan(static_cast<std::size_t>(offset) * size, chunk_bytes));
-        s.trim();
-        return;
-      }
-      if (partial) {
-        // A whole chunk (shard) through the array -> bytes codec alone: into its place.
-        for_chunk(path_, key, [&] { chain_->array_to_bytes().decode_placed(s.stored, out.data(), extent_out, in_out); });
-        s.trim();
-        return;
-      }
-      s.chunk.resize(chunk_bytes);
-      decode_chunk(key, s.stored, s.chunk);
-      chunk = s.chunk.data();
-    }
-    copy_box(chunk, meta_.chunk_shape, in_chunk, out.data(), extent_out, in_out, extent, size);
-    s.trim();
+  const auto parts = cell_parts(meta_.chunk_shape, r);
+  chunk_progress progress(options.progress, parts.size(), path_);
+  parallel_for(parts.size(), [&](std::size_t t) {
+    const auto& part = parts[t];
+    const auto key = chunk_key(part.cell);
+    const auto place = out.window(part.in_region, part.extent());
+    naming_the_chunk(path_, key, [&] {
+      if (!chain_->decode_region(store_chunk_reader(*store_, key), part.in_cell, place)) fill(place, meta_.fill_value);
+    });
+    progress.chunk_done();
   });
 }
 
 void array::write(const region& r, std::span<const std::byte> in, const write_options& options) {
-  check_region(r, in.size());
+  check_region(r);
+  write(r, c_order_buffer(r, in, meta_.type, path_), options);
+}
+
+// A chunk the region covers whole is encoded straight from `in` when its elements follow
+// each other there; any other is assembled in a buffer of the thread's (from the stored
+// chunk when the region covers only part of it), then encoded.
+void array::write(const region& r, const const_array_view& in, const write_options& options) {
+  check_region(r);
+  check_view(r, in, "input");
   if (r.num_elements() == 0) return;
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
-  const auto extent_in = r.extent();
-  const auto rank = meta_.shape.size();
-  const auto chunk_elements = chunk_spec_of(meta_).num_elements();
-  const chunk_tasks tasks(meta_.chunk_shape, r);
-  parallel_for(tasks.size(), [&](std::size_t t) {
-    const auto index = tasks.index(t), lo = tasks.lo(t), hi = tasks.hi(t);
-    std::vector<std::uint64_t> in_chunk(rank), in_in(rank), extent(rank);
+  const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_).byte_size());
+  const auto parts = cell_parts(meta_.chunk_shape, r);
+  chunk_progress progress(options.progress, parts.size(), path_);
+  parallel_for(parts.size(), [&](std::size_t t) {
+    const auto& part = parts[t];
     bool covers = true;    // the region covers every element of the chunk inside the array
     bool interior = true;  // the chunk lies wholly inside the array
-    for (std::size_t i = 0; i < rank; ++i) {
-      in_chunk[i] = lo[i] - index[i] * meta_.chunk_shape[i];
-      in_in[i] = lo[i] - r.start[i];
-      extent[i] = hi[i] - lo[i];
-      const auto chunk_lo = index[i] * meta_.chunk_shape[i];
-      const auto chunk_hi = std::min(meta_.shape[i], chunk_lo + meta_.chunk_shape[i]);
-      covers = covers && lo[i] == chunk_lo && hi[i] == chunk_hi;
-      interior = interior && chunk_hi - chunk_lo == meta_.chunk_shape[i];
+    for (std::size_t i = 0; i < meta_.shape.size(); ++i) {
+      const auto origin = part.cell[i] * meta_.chunk_shape[i];
+      const auto inside = std::min(meta_.shape[i] - origin, meta_.chunk_shape[i]);
+      covers = covers && part.in_cell.start[i] == 0 && part.in_cell.stop[i] == inside;
+      interior = interior && inside == meta_.chunk_shape[i];
     }
-    const auto key = chunk_key(index);
+    const auto key = chunk_key(part.cell);
+    const auto source = in.window(part.in_region, part.extent());
     const std::lock_guard lock(chunk_lock(key));
-    auto& s = scratch::of_this_thread();
-    auto& chunk = s.chunk;
-    chunk.resize(static_cast<std::size_t>(chunk_elements) * size);  // not zeroed
-    if (covers && interior) {
-      // every byte is written below
-    } else if (!covers && store_->get_into(key, s.stored)) {
-      decode_chunk(key, s.stored, chunk);
+    if (covers && interior && source.c_contiguous()) {
+      store_chunk(key, std::span(source.data, chunk_bytes), options);
     } else {
-      fill_box(chunk.data(), meta_.chunk_shape, std::vector<std::uint64_t>(rank, 0), meta_.chunk_shape, meta_.fill_value);
+      const thread_buffer<struct chunk_tag> chunk;
+      const thread_buffer<struct stored_chunk_tag> stored;
+      chunk->resize(chunk_bytes);  // not zeroed
+      const auto whole = array_view::c_order(chunk->data(), meta_.chunk_shape, size);
+      if (covers && interior) {
+        // every element is written below
+      } else if (!covers && store_->get_into(key, *stored)) {
+        decode_chunk(key, *stored, *chunk);
+      } else {
+        fill(whole, meta_.fill_value);
+      }
+      copy(source, whole.window(part.in_cell.start, part.extent()));
+      store_chunk(key, *chunk, options);
+      let_go_if_large(*chunk);
+      let_go_if_large(*stored);
     }
-    copy_box(in.data(), extent_in, in_in, chunk.data(), meta_.chunk_shape, in_chunk, extent, size);
-    store_chunk(key, chunk, options);
-    s.trim();
+    progress.chunk_done();
   });
 }
 
@@ -345,20 +379,17 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
   const auto old_meta = meta_;
   meta_.shape.assign(new_shape.begin(), new_shape.end());
   const auto rank = new_shape.size();
-  // Visit every stored chunk of the old grid that reaches past the new shape.
-  const auto chunk_elements = chunk_spec_of(meta_).num_elements();
+  // Visit every chunk of the old grid that reaches past the new shape.
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
-  region all_old = region::all(old_meta.shape);
-  for_each_cell(old_meta.chunk_shape, all_old, [&](std::span<const std::uint64_t> index, std::span<const std::uint64_t>,
-                                                 std::span<const std::uint64_t>) {
+  for_each_cell_part(old_meta.chunk_shape, region::all(old_meta.shape), [&](const cell_part& part) {
     bool outside = false, partial = false;
     for (std::size_t i = 0; i < rank; ++i) {
-      const auto lo = index[i] * meta_.chunk_shape[i];
+      const auto lo = part.cell[i] * meta_.chunk_shape[i];
       const auto hi = lo + meta_.chunk_shape[i];
       if (lo >= new_shape[i]) outside = true;
       else if (new_shape[i] < hi && new_shape[i] < old_meta.shape[i]) partial = true;
     }
-    const auto key = chunk_key(index);
+    const auto key = chunk_key(part.cell);
     if (outside) {
       store_->erase(key);
       return;
@@ -369,12 +400,13 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     if (!stored) return;
     bytes chunk(static_cast<std::size_t>(chunk_spec_of(meta_).byte_size()));
     decode_chunk(key, *stored, chunk);
-    // Reset the part outside the new shape to the fill value.
-    auto fresh = filled(chunk_elements, meta_.fill_value);
+    // The part inside the new shape is kept, the rest reset to the fill value.
+    auto fresh = filled(chunk_spec_of(meta_).num_elements(), meta_.fill_value);
     std::vector<std::uint64_t> zero(rank, 0), keep(rank);
     for (std::size_t i = 0; i < rank; ++i)
-      keep[i] = std::min(meta_.chunk_shape[i], new_shape[i] - index[i] * meta_.chunk_shape[i]);
-    copy_box(chunk.data(), meta_.chunk_shape, zero, fresh.data(), meta_.chunk_shape, zero, keep, size);
+      keep[i] = std::min(meta_.chunk_shape[i], new_shape[i] - part.cell[i] * meta_.chunk_shape[i]);
+    copy(const_array_view::c_order(chunk.data(), meta_.chunk_shape, size).window(zero, keep),
+         array_view::c_order(fresh.data(), meta_.chunk_shape, size).window(zero, keep));
     store_chunk(key, fresh, {});
   });
   write_metadata();

@@ -126,8 +126,8 @@ bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned, byt
                                             " bytes, got " + std::to_string(view.size()));
   // `buffer` holds the current array once a codec has produced it (or the caller gave it).
   bytes buffer;
-  bool have = owned != nullptr;
-  if (have) {
+  bool buffer_holds_view = owned != nullptr;
+  if (buffer_holds_view) {
     buffer = std::move(*owned);
     view = buffer;
   }
@@ -142,18 +142,18 @@ bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned, byt
     }
     // Two or more elementwise codecs in one pass; one straight from the caller's buffer
     // rather than from a copy of it.
-    if (steps.size() >= 2 || (steps.size() == 1 && !have)) {
+    if (steps.size() >= 2 || (steps.size() == 1 && !buffer_holds_view)) {
       const auto& out_spec = a2a_[j - 1]->encoded();
       bytes out(static_cast<std::size_t>(out_spec.byte_size()));
       if (const auto r = run_steps(steps, view, out); !r.ok) a2a_[i + r.step]->throw_step_error(r, true);
       buffer = std::move(out);
       i = j;
     } else {
-      if (!have) buffer.assign(view.begin(), view.end());
+      if (!buffer_holds_view) buffer.assign(view.begin(), view.end());
       buffer = a2a_[i]->encode(std::move(buffer));
       ++i;
     }
-    have = true;
+    buffer_holds_view = true;
     view = buffer;
   }
   bytes result;
@@ -167,7 +167,7 @@ bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned, byt
     staged = a2b_->encode(view);
     view = staged;
   } else if (b2b_.empty()) {
-    if (have) last = std::move(buffer);
+    if (buffer_holds_view) last = std::move(buffer);
     else last.assign(view.begin(), view.end());
     return result;
   }
@@ -187,22 +187,36 @@ void codec_chain::decode_into(std::span<const std::byte> stored, std::span<std::
   if (out.size() != decoded_.byte_size())
     throw error(errc::invalid_argument, "codec chain: expected an output of " + std::to_string(decoded_.byte_size()) +
                                             " bytes, got " + std::to_string(out.size()));
+  decode_into(stored, array_view::c_order(out.data(), decoded_.shape, static_cast<std::size_t>(info(decoded_.type).size)));
+}
+
+void codec_chain::decode_into(std::span<const std::byte> stored, const array_view& out) const {
+  if (out.shape != decoded_.shape || out.element_size != static_cast<std::size_t>(info(decoded_.type).size))
+    throw error(errc::invalid_argument, "codec chain: expected an output of the chunk's shape and element size");
   (void)run_decode(stored, &out);
 }
 
-bytes codec_chain::run_decode(std::span<const std::byte> stored, std::span<std::byte>* out) const {
-  const bool direct = a2a_.empty() && a2b_->as_is();  // the last bytes decoder gives the chunk
+bytes codec_chain::run_decode(std::span<const std::byte> stored, const array_view* out) const {
+  // The first bytes -> bytes codec writes the chunk itself when nothing follows it.
+  const bool direct = a2a_.empty() && a2b_->as_is() && out != nullptr && out->c_contiguous();
+  const thread_buffer<struct first_decoded_tag> first_decoded;  // its output otherwise, when the size is known
   bytes buffer;
   std::span<const std::byte> view = stored;
   for (std::size_t k = b2b_.size(); k-- > 0;) {
-    if (k == 0 && direct && out != nullptr) {
-      b2b_[0]->decode_into(view, *out);
+    if (k == 0 && direct) {
+      b2b_[0]->decode_into(view, std::span(out->data, static_cast<std::size_t>(decoded_.byte_size())));
       return {};
+    }
+    if (const auto size = a2b_->encoded_size(); k == 0 && size && *size <= kept_buffer_limit) {
+      first_decoded->resize(static_cast<std::size_t>(*size));
+      b2b_[0]->decode_into(view, *first_decoded);
+      view = *first_decoded;
+      break;
     }
     buffer = b2b_[k]->decode(view, limits_[k]);
     view = buffer;
   }
-  bool have = !b2b_.empty();  // `buffer` holds what `view` shows
+  bool buffer_holds_view = !b2b_.empty() && view.data() == buffer.data();
   if (a2b_->as_is() && view.size() == decoded_by(a2a_.size()).byte_size()) {
     // nothing to do (a wrong size goes to the codec, whose error names it)
   } else if (a2a_.empty() && out != nullptr) {
@@ -210,7 +224,7 @@ bytes codec_chain::run_decode(std::span<const std::byte> stored, std::span<std::
     return {};
   } else {
     buffer = a2b_->decode(view);
-    have = true;
+    buffer_holds_view = true;
     view = buffer;
   }
   std::vector<element_step> steps;
@@ -222,32 +236,86 @@ bytes codec_chain::run_decode(std::span<const std::byte> stored, std::span<std::
       if (!s) break;
       steps.push_back(*s);
     }
-    if (steps.size() >= 2 || (steps.size() == 1 && !have)) {
-      const auto size = static_cast<std::size_t>(decoded_by(j).byte_size());
-      if (j == 0 && out != nullptr) {
-        if (const auto r = run_steps(steps, view, *out); !r.ok) a2a_[i - 1 - r.step]->throw_step_error(r, false);
+    if (steps.size() >= 2 || (steps.size() == 1 && !buffer_holds_view)) {
+      if (j == 0 && out != nullptr && out->c_contiguous()) {
+        const std::span<std::byte> into(out->data, static_cast<std::size_t>(decoded_.byte_size()));
+        if (const auto r = run_steps(steps, view, into); !r.ok) a2a_[i - 1 - r.step]->throw_step_error(r, false);
         return {};
       }
-      bytes next(size);
+      bytes next(static_cast<std::size_t>(decoded_by(j).byte_size()));
       if (const auto r = run_steps(steps, view, next); !r.ok) a2a_[i - 1 - r.step]->throw_step_error(r, false);
       buffer = std::move(next);
       i = j;
     } else {
-      if (!have) buffer.assign(view.begin(), view.end());
+      if (!buffer_holds_view) buffer.assign(view.begin(), view.end());
       buffer = a2a_[i - 1]->decode(std::move(buffer));
       --i;
     }
-    have = true;
+    buffer_holds_view = true;
     view = buffer;
   }
   if (out != nullptr) {
-    if (view.size() != out->size())
-      throw error(errc::corrupt_chunk, "expected " + std::to_string(out->size()) + " decoded bytes, got " + std::to_string(view.size()));
-    if (!view.empty()) std::memcpy(out->data(), view.data(), view.size());
+    if (view.size() != decoded_.byte_size())
+      throw error(errc::corrupt_chunk, "expected " + std::to_string(decoded_.byte_size()) + " decoded bytes, got " +
+                                           std::to_string(view.size()));
+    copy(const_array_view::c_order(view.data(), decoded_.shape, out->element_size), *out);
     return {};
   }
-  if (!have) buffer.assign(view.begin(), view.end());
+  if (!buffer_holds_view) buffer.assign(view.begin(), view.end());
   return buffer;
+}
+
+bool codec_chain::decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
+  const auto size = static_cast<std::size_t>(info(decoded_.type).size);
+  const auto extent = box.extent();
+  bool inside = box.start.size() == decoded_.shape.size() && box.stop.size() == decoded_.shape.size();
+  for (std::size_t i = 0; inside && i < decoded_.shape.size(); ++i)
+    inside = box.start[i] <= box.stop[i] && box.stop[i] <= decoded_.shape[i];
+  if (!inside || out.shape != extent || out.element_size != size)
+    throw error(errc::invalid_argument, "codec chain: expected a box inside the chunk and an output of its extent");
+  const bool whole = box.covers(decoded_.shape);
+  std::vector<element_step> steps;  // the array -> array codecs, decoding, when all are elementwise
+  bool elementwise = b2b_.empty();
+  for (std::size_t i = a2a_.size(); elementwise && i-- > 0;) {
+    const auto s = a2a_[i]->step(false);
+    if (s) steps.push_back(*s);
+    elementwise = s.has_value();
+  }
+  if (!whole && elementwise) {
+    if (steps.empty()) return a2b_->decode_region(reader, box, out);
+    // The array -> bytes codec decodes the box in its own type, the steps follow.
+    const auto& encoded = a2a_.back()->encoded();
+    const auto encoded_size = static_cast<std::size_t>(info(encoded.type).size);
+    const thread_buffer<struct encoded_box_tag> encoded_box;
+    encoded_box->resize(static_cast<std::size_t>(box.num_elements()) * encoded_size);
+    if (!a2b_->decode_region(reader, box, array_view::c_order(encoded_box->data(), extent, encoded_size))) return false;
+    const thread_buffer<struct decoded_box_tag> decoded_box;
+    std::span<std::byte> into;
+    if (out.c_contiguous()) {
+      into = std::span(out.data, static_cast<std::size_t>(box.num_elements()) * size);
+    } else {
+      decoded_box->resize(static_cast<std::size_t>(box.num_elements()) * size);
+      into = *decoded_box;
+    }
+    if (const auto r = run_steps(steps, *encoded_box, into); !r.ok) a2a_[a2a_.size() - 1 - r.step]->throw_step_error(r, false);
+    if (!out.c_contiguous()) copy(const_array_view::c_order(into.data(), extent, size), out);
+    let_go_if_large(*encoded_box);
+    let_go_if_large(*decoded_box);
+    return true;
+  }
+  const thread_buffer<struct stored_tag> stored;
+  if (!reader.read_all(*stored)) return false;
+  if (whole) {
+    decode_into(*stored, out);
+  } else {
+    const thread_buffer<struct chunk_tag> chunk;
+    chunk->resize(static_cast<std::size_t>(decoded_.byte_size()));
+    decode_into(*stored, *chunk);
+    copy(const_array_view::c_order(chunk->data(), decoded_.shape, size).window(box.start, extent), out);
+    let_go_if_large(*chunk);
+  }
+  let_go_if_large(*stored);
+  return true;
 }
 
 std::optional<std::uint64_t> codec_chain::encoded_size() const noexcept {
@@ -279,6 +347,32 @@ void array_to_array_codec::throw_step_error(const kernel_result& r, bool encodin
                                     std::to_string(r.index) + ": " + std::string(to_string(r.error)));
 }
 
+namespace {
+
+void check_chunk_size(const std::string& label, const chunk_spec& spec, std::size_t got) {
+  if (got != spec.byte_size())
+    throw error(errc::invalid_argument, label + ": expected a chunk of " + std::to_string(spec.byte_size()) +
+                                            " bytes, got " + std::to_string(got));
+}
+
+std::string shape_text(std::span<const std::uint64_t> shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+bytes array_to_array_codec::encode(bytes in) const {
+  check_chunk_size(label(), decoded(), in.size());
+  return do_encode(std::move(in));
+}
+
+bytes array_to_array_codec::decode(bytes in) const {
+  check_chunk_size(label(), encoded(), in.size());
+  return do_decode(std::move(in));
+}
+
 void bytes_to_bytes_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
   const auto decoded = decode(in, out.size());
   if (decoded.size() != out.size())
@@ -293,46 +387,79 @@ std::uint64_t bytes_to_bytes_codec::max_encoded_size(std::uint64_t decoded_size)
   return decoded_size > ~std::uint64_t{0} - slack ? ~std::uint64_t{0} : decoded_size + slack;
 }
 
-void array_to_bytes_codec::decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
-  const auto chunk = decode(encoded);
-  if (chunk.size() != out.size())
-    throw error(errc::corrupt_chunk, std::string(name()) + ": expected " + std::to_string(out.size()) +
-                                         " decoded bytes, got " + std::to_string(chunk.size()));
-  if (!chunk.empty()) std::memcpy(out.data(), chunk.data(), chunk.size());
-}
-
-bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::byte* out,
-                                         std::span<const std::uint64_t> out_shape,
-                                         std::span<const std::uint64_t> out_start) const {
-  const auto stored = reader(std::nullopt);
-  if (!stored) return false;
-  const auto& spec = decoded();
-  bytes chunk(static_cast<std::size_t>(spec.byte_size()));
-  decode_into(*stored, chunk);
-  copy_box(chunk.data(), spec.shape, r.start, out, out_shape, out_start, r.extent(), static_cast<std::size_t>(info(spec.type).size));
+bool buffer_chunk_reader::read_all(bytes& out) const {
+  if (!value_) return false;
+  out.assign(value_->begin(), value_->end());
   return true;
 }
 
-void array_to_bytes_codec::decode_placed(std::span<const std::byte> encoded, std::byte* out,
-                                         std::span<const std::uint64_t> out_shape,
-                                         std::span<const std::uint64_t> out_start) const {
-  const auto& spec = decoded();
-  thread_local bytes chunk;
-  chunk.resize(static_cast<std::size_t>(spec.byte_size()));
-  decode_into(encoded, chunk);
-  const std::vector<std::uint64_t> zero(spec.shape.size(), 0);
-  copy_box(chunk.data(), spec.shape, zero, out, out_shape, out_start, spec.shape, static_cast<std::size_t>(info(spec.type).size));
-  let_go_if_large(chunk);
+std::optional<bytes> buffer_chunk_reader::read(byte_range range) const {
+  if (!value_) return std::nullopt;
+  const auto [offset, length] = resolve_range("chunk", range, value_->size());
+  const auto part = value_->subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+  return bytes(part.begin(), part.end());
 }
 
-bool array_to_bytes_codec::decode_region(const range_reader& reader, const region& r, std::span<std::byte> out) const {
-  const auto extent = r.extent();
-  const auto size = static_cast<std::uint64_t>(info(decoded().type).size);
-  if (out.size() != r.num_elements() * size)
-    throw error(errc::invalid_argument, std::string(name()) + ": expected an output of " +
-                                            std::to_string(r.num_elements() * size) + " bytes, got " + std::to_string(out.size()));
-  const std::vector<std::uint64_t> zero(extent.size(), 0);
-  return decode_region(reader, r, out.data(), extent, zero);
+bytes array_to_bytes_codec::encode(std::span<const std::byte> array) const {
+  bytes out;
+  encode_into(array, out);
+  return out;
+}
+
+void array_to_bytes_codec::encode_into(std::span<const std::byte> array, bytes& out) const {
+  check_chunk_size(label(), decoded(), array.size());
+  do_encode_into(array, out);
+}
+
+void array_to_bytes_codec::decode_into(std::span<const std::byte> encoded, const array_view& out) const {
+  const auto& spec = decoded();
+  if (out.shape != spec.shape || out.element_size != static_cast<std::size_t>(info(spec.type).size))
+    throw error(errc::invalid_argument, label() + ": expected an output of shape " + shape_text(spec.shape) + ", got " +
+                                            shape_text(out.shape));
+  if (out.c_contiguous())
+    do_decode_into(encoded, std::span(out.data, static_cast<std::size_t>(spec.byte_size())));
+  else
+    do_decode_into_view(encoded, out);
+}
+
+bytes array_to_bytes_codec::decode(std::span<const std::byte> encoded) const {
+  const auto& spec = decoded();
+  bytes out(static_cast<std::size_t>(spec.byte_size()));
+  decode_into(encoded, array_view::c_order(out.data(), spec.shape, static_cast<std::size_t>(info(spec.type).size)));
+  return out;
+}
+
+bool array_to_bytes_codec::decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
+  if (box.covers(decoded().shape)) {
+    const thread_buffer<struct whole_chunk_tag> stored;
+    if (!reader.read_all(*stored)) return false;
+    decode_into(*stored, out);
+    let_go_if_large(*stored);
+    return true;
+  }
+  return do_decode_region(reader, box, out);
+}
+
+void array_to_bytes_codec::do_decode_into_view(std::span<const std::byte> encoded, const array_view& out) const {
+  const auto& spec = decoded();
+  const thread_buffer<struct chunk_tag> chunk;
+  chunk->resize(static_cast<std::size_t>(spec.byte_size()));
+  do_decode_into(encoded, *chunk);
+  copy(const_array_view::c_order(chunk->data(), spec.shape, out.element_size), out);
+  let_go_if_large(*chunk);
+}
+
+bool array_to_bytes_codec::do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
+  const thread_buffer<struct stored_tag> stored;
+  if (!reader.read_all(*stored)) return false;
+  const auto& spec = decoded();
+  const thread_buffer<struct chunk_tag> chunk;
+  chunk->resize(static_cast<std::size_t>(spec.byte_size()));
+  do_decode_into(*stored, *chunk);
+  copy(const_array_view::c_order(chunk->data(), spec.shape, out.element_size).window(box.start, box.extent()), out);
+  let_go_if_large(*chunk);
+  let_go_if_large(*stored);
+  return true;
 }
 
 std::string json_pointer_of(std::string_view where) {

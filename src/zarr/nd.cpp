@@ -1,9 +1,11 @@
-// zarr.nd: copying and filling boxes of C-order arrays.
+// zarr.nd: copying and filling views of arrays.
 module;
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <span>
 #include <vector>
 #if defined(__SSE2__)
@@ -44,51 +46,80 @@ void store_fence() noexcept {
 #endif
 }
 
-// Destinations of at least this many bytes are written around the cache: larger than the
-// caches, they would be written back to memory anyway (a reader of a whole array into a new
-// buffer, not a gather into a chunk buffer that a codec reads next).
-constexpr std::uint64_t streaming_destination = std::uint64_t{32} << 20;
+// Elements one by one along a row whose elements are not adjacent in src or dst.
+template <std::size_t Size>
+void copy_elements(const std::byte* src, std::int64_t src_step, std::byte* dst, std::int64_t dst_step, std::uint64_t n) {
+  for (std::uint64_t k = 0; k < n; ++k, src += src_step, dst += dst_step) std::memcpy(dst, src, Size);
+}
 
-// The box copy with explicit source strides (in elements; the last one must be 1), so that a
-// source stride of 0 repeats one row into every row of the box.
-void copy_rows(const std::byte* src, std::span<const std::uint64_t> src_stride, std::span<const std::uint64_t> src_start,
-               std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
-               std::span<const std::uint64_t> extent, std::size_t size) {
-  const std::size_t rank = extent.size();
-  for (auto e : extent)
+void copy_strided_row(const std::byte* src, std::int64_t src_step, std::byte* dst, std::int64_t dst_step, std::uint64_t n,
+                      std::size_t size) {
+  switch (size) {
+    case 1: return copy_elements<1>(src, src_step, dst, dst_step, n);
+    case 2: return copy_elements<2>(src, src_step, dst, dst_step, n);
+    case 4: return copy_elements<4>(src, src_step, dst, dst_step, n);
+    case 8: return copy_elements<8>(src, src_step, dst, dst_step, n);
+    case 16: return copy_elements<16>(src, src_step, dst, dst_step, n);
+    default:
+      for (std::uint64_t k = 0; k < n; ++k, src += src_step, dst += dst_step) std::memcpy(dst, src, size);
+  }
+}
+
+}  // namespace
+
+// Dimensions of extent 1 are dropped and neighbours that are contiguous in both views are
+// merged, so that a box of whole trailing dimensions becomes one long row. The innermost
+// dimension is the one with the smallest destination stride, so Fortran-order views copy
+// rows too.
+void copy(const const_array_view& src, const array_view& dst) {
+  const std::size_t size = dst.element_size;
+  for (auto e : dst.shape)
     if (e == 0) return;
-  if (rank == 0) {
-    std::memcpy(dst, src, size);
+  struct dim {
+    std::uint64_t n;
+    std::int64_t s, d;
+  };
+  std::vector<dim> dims;
+  for (std::size_t i = 0; i < dst.shape.size(); ++i)
+    if (dst.shape[i] != 1) dims.push_back({dst.shape[i], src.strides[i], dst.strides[i]});
+  // Innermost last: sort by the destination's stride (stable, so C order stays as it is).
+  for (std::size_t i = 1; i < dims.size(); ++i)  // an insertion sort: few dimensions, and stable
+    for (std::size_t j = i; j > 0 && std::llabs(dims[j - 1].d) < std::llabs(dims[j].d); --j) std::swap(dims[j - 1], dims[j]);
+  std::vector<dim> merged;
+  for (const auto& d : dims) {
+    if (!merged.empty()) {
+      auto& outer = merged.back();
+      if (outer.s == d.s * static_cast<std::int64_t>(d.n) && outer.d == d.d * static_cast<std::int64_t>(d.n)) {
+        outer = {outer.n * d.n, d.s, d.d};
+        continue;
+      }
+    }
+    merged.push_back(d);
+  }
+  if (merged.empty()) {
+    std::memcpy(dst.data, src.data, size);
     return;
   }
-  std::vector<std::uint64_t> dst_stride(rank);
-  dst_stride[rank - 1] = 1;
-  for (std::size_t i = rank - 1; i > 0; --i) dst_stride[i - 1] = dst_stride[i] * dst_shape[i];
-  const std::size_t row = static_cast<std::size_t>(extent[rank - 1]) * size;
-  // Rows shorter than a cache line would leave lines partly written: copied as usual.
-  const bool streaming = row >= 64 && dst_stride[0] * dst_shape[0] * size >= streaming_destination;
-  // The outer dimensions are walked with `pos`; the last but one by pointer steps.
-  const std::uint64_t rows = rank >= 2 ? extent[rank - 2] : 1;
-  const std::size_t src_step = rank >= 2 ? static_cast<std::size_t>(src_stride[rank - 2]) * size : 0;
-  const std::size_t dst_step = rank >= 2 ? static_cast<std::size_t>(dst_stride[rank - 2]) * size : 0;
-  const std::size_t outer = rank >= 2 ? rank - 2 : 0;
-  std::vector<std::uint64_t> pos(outer, 0);
+  const auto inner = merged.back();
+  merged.pop_back();
+  const bool rows = inner.s == static_cast<std::int64_t>(size) && inner.d == static_cast<std::int64_t>(size);
+  const std::size_t row_bytes = static_cast<std::size_t>(inner.n) * size;
+  const bool streaming = rows && dst.streaming && row_bytes >= 64;
+  std::vector<std::uint64_t> pos(merged.size(), 0);
+  const std::byte* from = src.data;
+  std::byte* to = dst.data;
   for (;;) {
-    std::uint64_t s = 0, d = 0;
-    for (std::size_t i = 0; i < rank; ++i) {
-      const auto p = i < outer ? pos[i] : 0;
-      s += (src_start[i] + p) * src_stride[i];
-      d += (dst_start[i] + p) * dst_stride[i];
-    }
-    const std::byte* from = src + s * size;
-    std::byte* to = dst + d * size;
-    if (streaming)
-      for (std::uint64_t k = 0; k < rows; ++k, from += src_step, to += dst_step) stream_copy(to, from, row);
-    else
-      for (std::uint64_t k = 0; k < rows; ++k, from += src_step, to += dst_step) std::memcpy(to, from, row);
-    std::size_t i = outer;
+    if (streaming) stream_copy(to, from, row_bytes);
+    else if (rows) std::memcpy(to, from, row_bytes);
+    else copy_strided_row(from, inner.s, to, inner.d, inner.n, size);
+    std::size_t i = merged.size();
     while (i > 0) {
-      if (++pos[i - 1] < extent[i - 1]) break;
+      auto& m = merged[i - 1];
+      from += m.s;
+      to += m.d;
+      if (++pos[i - 1] < m.n) break;
+      from -= m.s * static_cast<std::int64_t>(m.n);
+      to -= m.d * static_cast<std::int64_t>(m.n);
       pos[i - 1] = 0;
       --i;
     }
@@ -97,38 +128,36 @@ void copy_rows(const std::byte* src, std::span<const std::uint64_t> src_stride, 
   if (streaming) store_fence();
 }
 
-}  // namespace
-
-// Rows of the last dimension are copied with memcpy (or streamed, see copy_rows).
-// Trailing dimensions that both arrays hold whole are merged into longer rows first.
-void copy_box(const std::byte* src, std::span<const std::uint64_t> src_shape, std::span<const std::uint64_t> src_start,
-              std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
-              std::span<const std::uint64_t> extent, std::size_t size) {
-  std::size_t rank = extent.size();
-  std::vector<std::uint64_t> s_shape(src_shape.begin(), src_shape.end()), s_start(src_start.begin(), src_start.end());
-  std::vector<std::uint64_t> d_shape(dst_shape.begin(), dst_shape.end()), d_start(dst_start.begin(), dst_start.end());
-  std::vector<std::uint64_t> ext(extent.begin(), extent.end());
-  while (rank >= 2 && ext[rank - 1] == s_shape[rank - 1] && ext[rank - 1] == d_shape[rank - 1]) {
-    // The last dimension is whole in both (so its starts are 0): fold it into the one before.
-    const auto n = ext[rank - 1];
-    s_shape[rank - 2] *= n;
-    d_shape[rank - 2] *= n;
-    s_start[rank - 2] *= n;
-    d_start[rank - 2] *= n;
-    ext[rank - 2] *= n;
-    --rank;
-  }
-  s_shape.resize(rank);
-  s_start.resize(rank);
-  d_shape.resize(rank);
-  d_start.resize(rank);
-  ext.resize(rank);
-  std::vector<std::uint64_t> src_stride(rank, 1);
-  for (std::size_t i = rank; i-- > 1;) src_stride[i - 1] = src_stride[i] * s_shape[i];
-  copy_rows(src, src_stride, s_start, dst, d_shape, d_start, ext, size);
+// One row of `value` is built, then copied into every row (source strides 0 elsewhere).
+void fill(const array_view& dst, const scalar& value) {
+  if (dst.num_elements() == 0) return;
+  const auto rank = dst.shape.size();
+  // The row runs along the dimension of the smallest destination stride.
+  std::size_t along = 0;
+  for (std::size_t i = 1; i < rank; ++i)
+    if (std::llabs(dst.strides[i]) < std::llabs(dst.strides[along])) along = i;
+  const auto row = filled(rank == 0 ? 1 : dst.shape[along], value);
+  const_array_view src{row.data(), dst.shape, std::vector<std::int64_t>(rank, 0), dst.element_size, false};
+  if (rank > 0) src.strides[along] = static_cast<std::int64_t>(dst.element_size);
+  copy(src, dst);
 }
 
-// A buffer of `n` elements all equal to `value`.
+bool self_overlapping(const const_array_view& v) noexcept {
+  // Sorted by stride, each dimension must step past everything the smaller ones reach.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> dims;  // |stride|, extent
+  for (std::size_t i = 0; i < v.shape.size(); ++i) {
+    if (v.shape[i] == 0) return false;
+    if (v.shape[i] > 1) dims.emplace_back(static_cast<std::uint64_t>(std::llabs(v.strides[i])), v.shape[i]);
+  }
+  std::sort(dims.begin(), dims.end());
+  std::uint64_t reach = v.element_size;  // bytes spanned by the dimensions so far
+  for (const auto& [stride, n] : dims) {
+    if (stride < reach) return true;
+    reach = stride * (n - 1) + reach;
+  }
+  return false;
+}
+
 bytes filled(std::uint64_t n, const scalar& value) {
   const auto v = value.bytes();
   bytes out(static_cast<std::size_t>(n) * v.size());
@@ -140,16 +169,6 @@ bytes filled(std::uint64_t n, const scalar& value) {
   return out;
 }
 
-// One row of `value` is built, then copied into every row of the box (source stride 0).
-void fill_box(std::byte* dst, std::span<const std::uint64_t> dst_shape, std::span<const std::uint64_t> dst_start,
-              std::span<const std::uint64_t> extent, const scalar& value) {
-  const std::size_t rank = extent.size();
-  const auto row = filled(rank == 0 ? 1 : extent.back(), value);
-  std::vector<std::uint64_t> stride(rank, 0), start(rank, 0);
-  if (rank > 0) stride.back() = 1;
-  copy_rows(row.data(), stride, start, dst, dst_shape, dst_start, extent, value.bytes().size());
-}
-
 // The first element against `value`, then the buffer against itself one element on: every
 // element equals the one before it. One memcmp over the whole buffer, not one per element.
 bool all_equal(std::span<const std::byte> data, const scalar& value) noexcept {
@@ -157,6 +176,12 @@ bool all_equal(std::span<const std::byte> data, const scalar& value) noexcept {
   if (data.size() < v.size()) return true;
   if (std::memcmp(data.data(), v.data(), v.size()) != 0) return false;
   return std::memcmp(data.data(), data.data() + v.size(), data.size() - v.size()) == 0;
+}
+
+std::vector<cell_part> cell_parts(std::span<const std::uint64_t> cell_shape, const region& r) {
+  std::vector<cell_part> parts;
+  for_each_cell_part(cell_shape, r, [&](const cell_part& p) { parts.push_back(p); });
+  return parts;
 }
 
 }  // namespace zarr

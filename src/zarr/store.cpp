@@ -32,17 +32,6 @@ void validate_key(std::string_view key) {
   }
 }
 
-std::pair<std::uint64_t, std::uint64_t> resolve_range(std::string_view key, byte_range range,
-                                                     std::uint64_t size) {
-  const std::uint64_t offset = range.suffix ? size - std::min(range.length, size) : range.offset;
-  if (range.length > size || offset > size - range.length)
-    throw error(errc::corrupt_chunk, "store key \"" + std::string(key) + "\": expected a byte range within " +
-                                         std::to_string(size) + " bytes, got " +
-                                         (range.suffix ? "the last " + std::to_string(range.length)
-                                                       : std::to_string(range.offset) + "+" + std::to_string(range.length)));
-  return {offset, range.length};
-}
-
 bool store::get_into(std::string_view key, bytes& out) const {
   auto value = get(key);
   if (!value) return false;

@@ -11,7 +11,7 @@ import zarr;
 
 BOOST_AUTO_TEST_SUITE(nd)
 
-BOOST_AUTO_TEST_CASE(copy_box_matches_an_element_by_element_copy_for_every_box) {
+BOOST_AUTO_TEST_CASE(copying_a_window_matches_an_element_by_element_copy_for_every_box) {
   const std::vector<std::uint64_t> src_shape{3, 4, 5}, dst_shape{4, 4, 5};
   std::vector<std::uint16_t> src(60);
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint16_t>(1000 + i);
@@ -29,8 +29,9 @@ BOOST_AUTO_TEST_CASE(copy_box_matches_an_element_by_element_copy_for_every_box) 
                 for (std::uint64_t y = 0; y < extent[1]; ++y)
                   for (std::uint64_t x = 0; x < extent[2]; ++x)
                     want[((at[0] + z) * 4 + y) * 5 + x] = src[((z0 + z) * 4 + y0 + y) * 5 + x0 + x];
-              zarr::copy_box(reinterpret_cast<const std::byte*>(src.data()), src_shape, start,
-                             reinterpret_cast<std::byte*>(dst.data()), dst_shape, at, extent, 2);
+              zarr::copy(zarr::const_array_view::c_order(reinterpret_cast<const std::byte*>(src.data()), src_shape, 2)
+                             .window(start, extent),
+                         zarr::array_view::c_order(reinterpret_cast<std::byte*>(dst.data()), dst_shape, 2).window(at, extent));
               bad += dst != want;
               ++boxes;
             }
@@ -41,7 +42,7 @@ BOOST_AUTO_TEST_CASE(copy_box_matches_an_element_by_element_copy_for_every_box) 
 // A destination of 32 MiB or more is written with non-temporal stores in whole 64-byte lines,
 // the rest of each row with memcpy: rows of 64 to 200 bytes at every offset modulo 64 (and
 // rows too short to stream), checked against the model, every other byte untouched.
-BOOST_AUTO_TEST_CASE(copy_box_into_a_large_destination_writes_exactly_the_box) {
+BOOST_AUTO_TEST_CASE(copying_into_a_large_destination_writes_exactly_the_box) {
   const std::vector<std::uint64_t> dst_shape{64, 1024, 1024}, src_shape{3, 5, 300};
   std::vector<std::uint8_t> src(3 * 5 * 300);
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>(i * 7 + 3);
@@ -50,8 +51,11 @@ BOOST_AUTO_TEST_CASE(copy_box_into_a_large_destination_writes_exactly_the_box) {
   for (std::uint64_t width : {1, 63, 64, 65, 127, 128, 200})
     for (std::uint64_t x0 = 0; x0 < 64; x0 += 9) {
       const std::vector<std::uint64_t> src_start{0, 0, 300 - width}, extent{3, 5, width}, at{7, 11, 1000 - x0 - width};
-      zarr::copy_box(reinterpret_cast<const std::byte*>(src.data()), src_shape, src_start,
-                     reinterpret_cast<std::byte*>(dst.data()), dst_shape, at, extent, 1);
+      const auto into = zarr::array_view::c_order(reinterpret_cast<std::byte*>(dst.data()), dst_shape, 1);
+      BOOST_TEST_REQUIRE(into.streaming);
+      zarr::copy(zarr::const_array_view::c_order(reinterpret_cast<const std::byte*>(src.data()), src_shape, 1)
+                     .window(src_start, extent),
+                 into.window(at, extent));
       for (std::uint64_t z = 0; z < 4; ++z)  // one plane and row beyond the box too
         for (std::uint64_t y = 0; y < 6; ++y)
           for (std::uint64_t x = at[2] - 1; x < at[2] + width + 1; ++x) {
@@ -67,12 +71,12 @@ BOOST_AUTO_TEST_CASE(copy_box_into_a_large_destination_writes_exactly_the_box) {
   BOOST_TEST(bad == 0);
 }
 
-BOOST_AUTO_TEST_CASE(fill_box_into_a_large_destination_fills_exactly_the_box) {
+BOOST_AUTO_TEST_CASE(filling_a_window_of_a_large_destination_fills_exactly_the_box) {
   const std::vector<std::uint64_t> shape{16, 1024, 1024};  // 32 MiB of uint16
   std::vector<std::uint16_t> dst(16 * 1024 * 1024, 0x1111);
   const std::vector<std::uint64_t> at{3, 5, 33}, extent{2, 3, 500};
-  zarr::fill_box(reinterpret_cast<std::byte*>(dst.data()), shape, at, extent,
-                 zarr::scalar::of(zarr::data_type::uint16, std::uint16_t{0xBEEF}));
+  zarr::fill(zarr::array_view::c_order(reinterpret_cast<std::byte*>(dst.data()), shape, 2).window(at, extent),
+             zarr::scalar::of(zarr::data_type::uint16, std::uint16_t{0xBEEF}));
   std::uint64_t filled = 0, other = 0;
   for (std::size_t i = 0; i < dst.size(); ++i) {
     const auto z = i / (1024 * 1024), y = i / 1024 % 1024, x = i % 1024;
@@ -82,6 +86,72 @@ BOOST_AUTO_TEST_CASE(fill_box_into_a_large_destination_fills_exactly_the_box) {
   }
   BOOST_TEST(filled == 2u * 3 * 500);
   BOOST_TEST(other == 0u);
+}
+
+// Views with other strides: C order into Fortran order and back, a reversed dimension
+// (negative stride), every other element, against an element-by-element model.
+BOOST_AUTO_TEST_CASE(copies_between_views_of_any_strides) {
+  const std::vector<std::uint64_t> shape{3, 4, 5};
+  std::vector<std::uint32_t> c(60), f(60, 0), back(60, 0);
+  for (std::size_t i = 0; i < c.size(); ++i) c[i] = static_cast<std::uint32_t>(7 * i + 1);
+  const auto c_view = zarr::const_array_view::c_order(reinterpret_cast<const std::byte*>(c.data()), shape, 4);
+  zarr::copy(c_view, zarr::array_view::f_order(reinterpret_cast<std::byte*>(f.data()), shape, 4));
+  int bad = 0;
+  for (std::size_t z = 0; z < 3; ++z)
+    for (std::size_t y = 0; y < 4; ++y)
+      for (std::size_t x = 0; x < 5; ++x) bad += f[(x * 4 + y) * 3 + z] != c[(z * 4 + y) * 5 + x];
+  BOOST_TEST(bad == 0);
+  zarr::copy(zarr::const_array_view::f_order(reinterpret_cast<const std::byte*>(f.data()), shape, 4),
+             zarr::array_view::c_order(reinterpret_cast<std::byte*>(back.data()), shape, 4));
+  BOOST_TEST(back == c, boost::test_tools::per_element());
+  // The last dimension reversed, and every other element of a row of 10.
+  std::vector<std::uint32_t> wide(3 * 4 * 10, 0);
+  zarr::const_array_view reversed = c_view;
+  reversed.data += 4 * 4;
+  reversed.strides[2] = -4;
+  zarr::array_view every_other{reinterpret_cast<std::byte*>(wide.data()), shape, {160, 40, 8}, 4, false};
+  zarr::copy(reversed, every_other);
+  bad = 0;
+  for (std::size_t z = 0; z < 3; ++z)
+    for (std::size_t y = 0; y < 4; ++y)
+      for (std::size_t x = 0; x < 10; ++x)
+        bad += wide[(z * 4 + y) * 10 + x] != (x % 2 == 0 ? c[(z * 4 + y) * 5 + 4 - x / 2] : 0u);
+  BOOST_TEST(bad == 0);
+}
+
+BOOST_AUTO_TEST_CASE(finds_views_whose_elements_share_bytes) {
+  std::vector<std::byte> b(64);
+  const std::vector<std::uint64_t> shape{4, 4};
+  BOOST_TEST(!zarr::self_overlapping(zarr::const_array_view::c_order(b.data(), shape, 4)));
+  BOOST_TEST(!zarr::self_overlapping(zarr::const_array_view::f_order(b.data(), shape, 4)));
+  BOOST_TEST(zarr::self_overlapping(zarr::const_array_view{b.data(), shape, {8, 4}, 4, false}));   // rows overlap
+  BOOST_TEST(zarr::self_overlapping(zarr::const_array_view{b.data(), shape, {16, 2}, 4, false}));  // elements overlap
+  BOOST_TEST(zarr::self_overlapping(zarr::const_array_view{b.data(), shape, {0, 4}, 4, false}));   // a repeated row
+  BOOST_TEST(!zarr::self_overlapping(zarr::const_array_view{b.data(), shape, {-16, 4}, 4, false}));
+}
+
+// Every cell a region meets, with the part inside it in the cell's and the region's
+// coordinates, against a model that walks the region element by element.
+BOOST_AUTO_TEST_CASE(cell_parts_tile_the_region_exactly) {
+  const std::vector<std::uint64_t> cell{3, 4};
+  const zarr::region r{{2, 5}, {11, 14}};
+  std::vector<int> seen(20 * 20, 0);
+  int cells = 0;
+  for (const auto& p : zarr::cell_parts(cell, r)) {
+    ++cells;
+    for (auto y = p.in_cell.start[0]; y < p.in_cell.stop[0]; ++y)
+      for (auto x = p.in_cell.start[1]; x < p.in_cell.stop[1]; ++x) {
+        const auto ay = p.cell[0] * 3 + y, ax = p.cell[1] * 4 + x;
+        BOOST_TEST(ay - r.start[0] == p.in_region[0] + (y - p.in_cell.start[0]));
+        BOOST_TEST(ax - r.start[1] == p.in_region[1] + (x - p.in_cell.start[1]));
+        ++seen[ay * 20 + ax];
+      }
+  }
+  BOOST_TEST(cells == 4 * 3);  // rows 2..10 meet cells 0..3; columns 5..13 meet cells 1..3
+  int bad = 0;
+  for (std::size_t y = 0; y < 20; ++y)
+    for (std::size_t x = 0; x < 20; ++x) bad += seen[y * 20 + x] != ((y >= 2 && y < 11 && x >= 5 && x < 14) ? 1 : 0);
+  BOOST_TEST(bad == 0);
 }
 
 BOOST_AUTO_TEST_CASE(all_equal_compares_whole_elements) {

@@ -3,9 +3,11 @@
 // DECISIONS.md 7-17). Loops never throw per element: they report the first failing element.
 // Results are bit-identical to zarr.arithmetic's scalar core (zarr::cast, zarr::arithmetic).
 module;
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 export module zarr.arithmetic.kernels;
 
 export import zarr.arithmetic;
@@ -40,16 +42,16 @@ struct kernel_result {
 [[nodiscard]] kernel_result scale_offset_decode(data_type t, std::span<const std::byte> in, std::span<std::byte> out,
                                                 std::uint64_t offset, std::uint64_t scale);
 
-// One elementwise operation of a codec chain (a cast_value or scale_offset direction), so that
-// neighbouring ones run fused in one pass (run_steps) instead of one pass each.
+// One elementwise operation, so that several in a row run fused in one pass (run_steps)
+// instead of one pass each: a cast, (x - offset) * scale, or x / scale + offset.
 struct element_step {
-  enum class kind : std::uint8_t { cast, scale_offset_encode, scale_offset_decode };
+  enum class kind : std::uint8_t { cast, subtract_multiply, divide_add };
   kind op = kind::cast;
   data_type from = data_type::float64;  // the input type
-  data_type to = data_type::float64;    // the output type (== from for scale_offset)
+  data_type to = data_type::float64;    // the output type (== from for the arithmetic kinds)
   rounding_mode rounding = rounding_mode::nearest_even;      // cast
   out_of_range_mode out_of_range = out_of_range_mode::error;  // cast
-  std::uint64_t offset = 0;  // scale_offset: raw bits
+  std::uint64_t offset = 0;  // arithmetic kinds: raw bits of `from`
   std::uint64_t scale = 0;
 };
 
@@ -65,5 +67,34 @@ struct element_step {
 // the in-memory form (sign-extended byte for int2/int4).
 [[nodiscard]] std::uint64_t load_raw(data_type t, const std::byte* p) noexcept;
 void store_raw(data_type t, std::byte* p, std::uint64_t raw) noexcept;
+
+// A function of a one-byte type (sub-byte types included) as a table of all 256 byte values:
+// each one's result in the in-memory form of the target type, or why it has none. Bulk casts
+// from one-byte types use it, and cast_value with its scalar_map folded in.
+class byte_table {
+ public:
+  // Fills the table with f(raw) -> numeric_result, raw being each byte value masked to the
+  // width of `from`.
+  template <class F>
+  byte_table(data_type from, data_type to, F&& f)
+      : from_(from), to_(to), results_(256 * static_cast<std::size_t>(info(to).size)) {
+    const std::uint64_t mask = (std::uint64_t{1} << info(from).bits) - 1;
+    const auto size = static_cast<std::size_t>(info(to).size);
+    for (unsigned b = 0; b < 256; ++b) {
+      const numeric_result r = f(b & mask);
+      errors_[b] = r.error;
+      store_raw(to, results_.data() + b * size, r.ok() ? r.bits : 0);
+    }
+  }
+  // Every element of `in` (of `from`) through the table into `out` (of `to`), with the size
+  // and aliasing rules of cast_elements and the same result on failure.
+  [[nodiscard]] kernel_result apply(std::span<const std::byte> in, std::span<std::byte> out) const;
+
+ private:
+  data_type from_;
+  data_type to_;
+  std::vector<std::byte> results_;
+  std::array<numeric_errc, 256> errors_{};
+};
 
 }  // namespace zarr

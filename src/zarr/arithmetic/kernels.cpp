@@ -103,23 +103,15 @@ kernel_result generic_cast(data_type from, const std::byte* in, data_type to, st
   return run_blocks<In, Out>(from, in, out, n, fast, slow);
 }
 
-// Every 8-bit source: a table of all 256 byte values (upper bits of sub-byte types included).
+// A byte table's results looked up a block at a time, with a flag per byte value that fails.
 template <class Out>
-kernel_result table_cast(data_type from, const std::byte* in, data_type to, std::byte* out, std::size_t n,
-                         rounding_mode mode, out_of_range_mode oor) {
+kernel_result table_lookup(data_type from, const std::byte* in, std::byte* out, std::size_t n, const std::byte* results,
+                           const numeric_errc* errors) {
   Out table[256];
+  std::memcpy(table, results, sizeof table);
   std::uint8_t failed[256];
-  const std::uint64_t mask = width_mask(from);
-  for (unsigned b = 0; b < 256; ++b) {
-    const auto r = cast(from, b & mask, to, mode, oor);
-    table[b] = static_cast<Out>(memory_form(to, r.bits));
-    failed[b] = r.ok() ? 0 : 1;
-  }
-  auto slow = [=](std::uint64_t raw) {
-    auto r = cast(from, raw, to, mode, oor);
-    r.bits = memory_form(to, r.bits);
-    return r;
-  };
+  for (unsigned b = 0; b < 256; ++b) failed[b] = errors[b] != numeric_errc::none;
+  auto slow = [&](std::uint64_t raw) { return numeric_result{static_cast<std::uint64_t>(table[raw]), errors[raw], false}; };
   auto fast = [&](const std::uint8_t* x, Out* y, std::size_t m) {
     unsigned bad = 0;
     for (std::size_t i = 0; i < m; ++i) {
@@ -420,24 +412,9 @@ kernel_result generic_scale_offset(data_type t, direction d, const std::byte* in
     r.bits = memory_form(t, r.bits);
     return r;
   };
-  if (info(t).size == 1) {  // a table of all 256 byte values
-    B table[256];
-    std::uint8_t failed[256];
-    for (unsigned b = 0; b < 256; ++b) {
-      const auto r = slow(b & mask);
-      table[b] = static_cast<B>(r.bits);
-      failed[b] = r.ok() ? 0 : 1;
-    }
-    auto fast = [&](const B* x, B* y, std::size_t m) {
-      unsigned bad = 0;
-      for (std::size_t i = 0; i < m; ++i) {
-        y[i] = table[x[i]];
-        bad |= failed[x[i]];
-      }
-      return bad != 0;
-    };
-    return run_blocks<B, B>(t, in, out, n, fast, slow);
-  }
+  if (info(t).size == 1)
+    return byte_table(t, t, [&](std::uint64_t raw) { return scale_offset_one(t, d, raw, offset, scale); })
+        .apply({in, n}, {out, n});
   auto fast = [&](const B* x, B* y, std::size_t m) {
     bool bad = false;
     for (std::size_t i = 0; i < m; ++i) {
@@ -497,10 +474,10 @@ kernel_result one_through_steps(std::span<const element_step> steps, std::uint64
     numeric_result r;
     switch (st.op) {
       case element_step::kind::cast: r = cast(st.from, raw, st.to, st.rounding, st.out_of_range); break;
-      case element_step::kind::scale_offset_encode:
+      case element_step::kind::subtract_multiply:
         r = scale_offset_one(st.from, direction::encode, raw, st.offset & width_mask(st.from), st.scale & width_mask(st.from));
         break;
-      case element_step::kind::scale_offset_decode:
+      case element_step::kind::divide_add:
         r = scale_offset_one(st.from, direction::decode, raw, st.offset & width_mask(st.from), st.scale & width_mask(st.from));
         break;
     }
@@ -636,13 +613,13 @@ kernel_result fused(std::span<const element_step> steps, const std::byte* in, st
   if (steps.size() != 2) return {};
   const auto& a = steps[0];
   const auto& b = steps[1];
-  if (a.op == element_step::kind::scale_offset_encode && b.op == element_step::kind::cast &&
+  if (a.op == element_step::kind::subtract_multiply && b.op == element_step::kind::cast &&
       b.rounding == rounding_mode::nearest_even && b.out_of_range != out_of_range_mode::wrap) {
     if (a.from == data_type::float32) return fused_encode_to<float>(steps, in, out, n, handled);
     if (a.from == data_type::float64) return fused_encode_to<double>(steps, in, out, n, handled);
   }
   // Integers of up to 16 bits (float32) or 32 bits (float64) convert exactly, in any mode.
-  if (a.op == element_step::kind::cast && b.op == element_step::kind::scale_offset_decode) {
+  if (a.op == element_step::kind::cast && b.op == element_step::kind::divide_add) {
     if (a.to == data_type::float32) return fused_decode_from<float>(steps, in, out, n, handled);
     if (a.to == data_type::float64) return fused_decode_from<double>(steps, in, out, n, handled);
   }
@@ -656,8 +633,8 @@ kernel_result staged(std::span<const element_step> steps, const std::byte* in, s
   const auto run_one = [](const element_step& st, std::span<const std::byte> x, std::span<std::byte> y) {
     switch (st.op) {
       case element_step::kind::cast: return cast_elements(st.from, x, st.to, y, st.rounding, st.out_of_range);
-      case element_step::kind::scale_offset_encode: return scale_offset_encode(st.from, x, y, st.offset, st.scale);
-      case element_step::kind::scale_offset_decode: return scale_offset_decode(st.from, x, y, st.offset, st.scale);
+      case element_step::kind::subtract_multiply: return scale_offset_encode(st.from, x, y, st.offset, st.scale);
+      case element_step::kind::divide_add: return scale_offset_decode(st.from, x, y, st.offset, st.scale);
     }
     return kernel_result{};
   };
@@ -728,15 +705,25 @@ kernel_result cast_elements(data_type from, std::span<const std::byte> in, data_
   switch (info(from).size) {
     case 1:
       if (n < 64) return generic_cast_to<std::uint8_t>(from, src, to, dst, n, mode, oor);
-      switch (info(to).size) {
-        case 1: return table_cast<std::uint8_t>(from, src, to, dst, n, mode, oor);
-        case 2: return table_cast<std::uint16_t>(from, src, to, dst, n, mode, oor);
-        case 4: return table_cast<std::uint32_t>(from, src, to, dst, n, mode, oor);
-        default: return table_cast<std::uint64_t>(from, src, to, dst, n, mode, oor);
-      }
+      return byte_table(from, to, [&](std::uint64_t raw) { return cast(from, raw, to, mode, oor); }).apply(in, out);
     case 2: return generic_cast_to<std::uint16_t>(from, src, to, dst, n, mode, oor);
     case 4: return generic_cast_to<std::uint32_t>(from, src, to, dst, n, mode, oor);
     default: return generic_cast_to<std::uint64_t>(from, src, to, dst, n, mode, oor);
+  }
+}
+
+kernel_result byte_table::apply(std::span<const std::byte> in, std::span<std::byte> out) const {
+  const auto out_size = static_cast<std::size_t>(info(to_).size);
+  const std::size_t n = in.size();
+  if (out.size() != n * out_size)
+    throw error(errc::invalid_argument, "byte table: expected an output of " + std::to_string(n * out_size) + " bytes for " +
+                                            std::to_string(n) + " input bytes, got " + std::to_string(out.size()));
+  const auto* e = errors_.data();
+  switch (out_size) {
+    case 1: return table_lookup<std::uint8_t>(from_, in.data(), out.data(), n, results_.data(), e);
+    case 2: return table_lookup<std::uint16_t>(from_, in.data(), out.data(), n, results_.data(), e);
+    case 4: return table_lookup<std::uint32_t>(from_, in.data(), out.data(), n, results_.data(), e);
+    default: return table_lookup<std::uint64_t>(from_, in.data(), out.data(), n, results_.data(), e);
   }
 }
 

@@ -327,7 +327,7 @@ step_outcome through_steps(std::span<const zarr::element_step> steps, std::uint6
     zarr::numeric_result r;
     if (st.op == kind::cast) {
       r = zarr::cast(st.from, raw, st.to, st.rounding, st.out_of_range);
-    } else if (st.op == kind::scale_offset_encode) {
+    } else if (st.op == kind::subtract_multiply) {
       r = zarr::arithmetic(st.from, zarr::arith_op::subtract, raw, st.offset);
       if (r.ok()) r = zarr::arithmetic(st.from, zarr::arith_op::multiply, r.bits, st.scale);
     } else {
@@ -387,7 +387,7 @@ int compare_steps(const std::vector<zarr::element_step>& steps, const raw_list& 
 
 zarr::element_step scale_offset_step(data_type t, bool encoding, double offset, double scale) {
   zarr::element_step s;
-  s.op = encoding ? zarr::element_step::kind::scale_offset_encode : zarr::element_step::kind::scale_offset_decode;
+  s.op = encoding ? zarr::element_step::kind::subtract_multiply : zarr::element_step::kind::divide_add;
   s.from = s.to = t;
   s.offset = zarr::cast(data_type::float64, double_bits(offset), t).bits;
   s.scale = zarr::cast(data_type::float64, double_bits(scale), t).bits;

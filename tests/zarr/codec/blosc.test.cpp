@@ -183,11 +183,4 @@ BOOST_AUTO_TEST_CASE(rejects_unknown_configuration_key) {
                    errc::invalid_metadata, "codecs[1].configuration.nthreads: expected no such key");
 }
 
-BOOST_AUTO_TEST_CASE(checks_a_configuration_built_in_code) {
-  BOOST_CHECK_EXCEPTION(zarr::blosc_codec(zarr::blosc_configuration{"lz5", 5, zarr::blosc_shuffle::shuffle, 4, 0}, "c"),
-                        zarr::error, [](const zarr::error& e) { return e.code() == errc::invalid_argument; });
-  BOOST_CHECK_EXCEPTION(zarr::blosc_codec(zarr::blosc_configuration{"lz4", 5, zarr::blosc_shuffle::shuffle, 0, 0}, "c"),
-                        zarr::error, [](const zarr::error& e) { return e.code() == errc::invalid_argument; });
-}
-
 BOOST_AUTO_TEST_SUITE_END()

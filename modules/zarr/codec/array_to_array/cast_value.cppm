@@ -75,16 +75,18 @@ class cast_value_codec final : public array_to_array_codec {
   [[nodiscard]] std::string_view name() const noexcept override { return "cast_value"; }
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] const chunk_spec& encoded() const noexcept override { return encoded_; }
-  // Throw one zarr::error (out_of_range, invalid_value) for the first element that neither
-  // scalar_map nor the cast can convert, naming the codec, the element index and its value.
-  [[nodiscard]] bytes encode(bytes in) const override;
-  [[nodiscard]] bytes decode(bytes in) const override;
   // Elementwise in each direction without a scalar_map.
   [[nodiscard]] std::optional<element_step> step(bool encoding) const override;
   [[noreturn]] void throw_step_error(const kernel_result& r, bool encoding) const override;
 
-  [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
+  [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
   [[nodiscard]] const cast_value_configuration& configuration() const noexcept { return config_; }
+
+ protected:
+  // Throw one zarr::error (out_of_range, invalid_value) for the first element that neither
+  // scalar_map nor the cast can convert, naming the codec, the element index and its value.
+  [[nodiscard]] bytes do_encode(bytes in) const override;
+  [[nodiscard]] bytes do_decode(bytes in) const override;
 
  private:
   // One direction of the codec: source and target types, its scalar_map, and for 8-bit
@@ -96,8 +98,7 @@ class cast_value_codec final : public array_to_array_codec {
     out_of_range_mode out_of_range = out_of_range_mode::error;
     scalar_lookup map;
     std::uint64_t one = 0;  // the raw bits of 1 in `from`: casts exactly to every type
-    std::vector<std::byte> table;  // 8-bit sources: each byte's result, 256 elements of `to` in memory
-    std::vector<std::uint8_t> table_error;  // numeric_errc of each byte (0: none)
+    std::optional<byte_table> table;  // one-byte sources: each byte's result, the map folded in
     const char* verb = "encoding";
   };
 
@@ -106,7 +107,6 @@ class cast_value_codec final : public array_to_array_codec {
   cast_value_configuration config_;
   chunk_spec decoded_;
   chunk_spec encoded_;
-  std::string where_;
   direction encode_;
   direction decode_;
 };

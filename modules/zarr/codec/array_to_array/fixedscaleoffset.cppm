@@ -67,23 +67,24 @@ class fixedscaleoffset_codec final : public array_to_array_codec {
   [[nodiscard]] std::string_view name() const noexcept override { return "numcodecs.fixedscaleoffset"; }
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] const chunk_spec& encoded() const noexcept override { return encoded_; }
+
+  [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
+  [[nodiscard]] const fixedscaleoffset_configuration& configuration() const noexcept { return config_; }
+
+ protected:
   // Always throws zarr::error (unsupported): the codec is read only; the message gives the
   // two-codec form to write instead.
-  [[nodiscard]] bytes encode(bytes in) const override;
+  [[nodiscard]] bytes do_encode(bytes in) const override;
   // As numcodecs: (encoded / scale) + offset in the NumPy types, then to dtype (nearest-even
   // for floats, truncation for integers). A value dtype cannot hold (overflow, NaN or
   // infinity into an integer) throws zarr::error naming the element and its value.
-  [[nodiscard]] bytes decode(bytes in) const override;
-
-  [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
-  [[nodiscard]] const fixedscaleoffset_configuration& configuration() const noexcept { return config_; }
+  [[nodiscard]] bytes do_decode(bytes in) const override;
 
  private:
   fixedscaleoffset_configuration config_;
   fixedscaleoffset_decode_types types_;
   chunk_spec decoded_;
   chunk_spec encoded_;
-  std::string where_;
 };
 
 // The codecs that replace `config` when migrating an array (DECISIONS.md 18):

@@ -49,19 +49,20 @@ class reshape_codec final : public array_to_array_codec {
   [[nodiscard]] std::string_view name() const noexcept override { return "reshape"; }
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] const chunk_spec& encoded() const noexcept override { return encoded_; }
+
+  [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
+  [[nodiscard]] const reshape_configuration& configuration() const noexcept { return config_; }
+
+ protected:
   // Both directions return `in` itself (moved, never copied): a C-order buffer of A is
   // already the C-order buffer of B. Only the size is checked (errc::invalid_argument).
-  [[nodiscard]] bytes encode(bytes in) const override;
-  [[nodiscard]] bytes decode(bytes in) const override;
-
-  [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
-  [[nodiscard]] const reshape_configuration& configuration() const noexcept { return config_; }
+  [[nodiscard]] bytes do_encode(bytes in) const override;
+  [[nodiscard]] bytes do_decode(bytes in) const override;
 
  private:
   reshape_configuration config_;
   chunk_spec decoded_;
   chunk_spec encoded_;
-  std::string where_;
 };
 
 // The registry's factory.

@@ -43,16 +43,18 @@ class scale_offset_codec final : public array_to_array_codec {
   [[nodiscard]] std::string_view name() const noexcept override { return "scale_offset"; }
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] const chunk_spec& encoded() const noexcept override { return encoded_; }
-  // In place over the whole buffer. An element that cannot be represented throws
-  // zarr::error naming the codec, the element index and its value.
-  [[nodiscard]] bytes encode(bytes in) const override;
-  [[nodiscard]] bytes decode(bytes in) const override;
   // Elementwise, except for the identity and float8_e8m0fnu without an offset.
   [[nodiscard]] std::optional<element_step> step(bool encoding) const override;
   [[noreturn]] void throw_step_error(const kernel_result& r, bool encoding) const override;
 
-  [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
+  [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
   [[nodiscard]] const scale_offset_configuration& configuration() const noexcept { return config_; }
+
+ protected:
+  // In place over the whole buffer. An element that cannot be represented throws
+  // zarr::error naming the codec, the element index and its value.
+  [[nodiscard]] bytes do_encode(bytes in) const override;
+  [[nodiscard]] bytes do_decode(bytes in) const override;
 
  private:
   // In place; never throws per element: reports the first failing one.
@@ -61,13 +63,12 @@ class scale_offset_codec final : public array_to_array_codec {
   scale_offset_configuration config_;
   chunk_spec decoded_;
   chunk_spec encoded_;
-  std::string where_;
   // The raw bits handed to the kernels; identities where the configuration gives nothing.
   std::uint64_t encode_offset_ = 0;  // +0 (x - +0 == x)
   std::uint64_t decode_offset_ = 0;  // -0 where the type has it (x + -0 == x, also for -0)
   std::uint64_t scale_ = 0;
   bool identity_ = false;     // neither offset nor scale given
-  bool offset_table_ = false; // float8_e8m0fnu without an offset: no zero to add, see transform()
+  bool scale_only_ = false;  // float8_e8m0fnu without an offset: no zero to add, see transform()
 };
 
 // The registry's factory.

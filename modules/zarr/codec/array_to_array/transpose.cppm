@@ -35,17 +35,18 @@ class transpose_codec final : public array_to_array_codec {
   [[nodiscard]] std::string_view name() const noexcept override { return "transpose"; }
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] const chunk_spec& encoded() const noexcept override { return encoded_; }
-  [[nodiscard]] bytes encode(bytes in) const override;
-  [[nodiscard]] bytes decode(bytes in) const override;
 
-  [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
+  [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
   [[nodiscard]] std::span<const std::size_t> order() const noexcept { return order_; }
+
+ protected:
+  [[nodiscard]] bytes do_encode(bytes in) const override;
+  [[nodiscard]] bytes do_decode(bytes in) const override;
 
  private:
   chunk_spec decoded_;
   chunk_spec encoded_;
   std::vector<std::size_t> order_;
-  std::string where_;
 };
 
 // Copies the elements of `in` (element size `element_size` bytes) into `out`, which is

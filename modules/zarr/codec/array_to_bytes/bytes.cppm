@@ -37,11 +37,6 @@ class bytes_codec final : public array_to_bytes_codec {
   // {"name": "bytes", "configuration": {"endian": ...}}; the configuration is empty for
   // types of at most 8 bits (the byte order does not apply to them).
   [[nodiscard]] boost::json::value to_json() const override;
-  // `array` must hold decoded().byte_size() bytes (errc::invalid_argument otherwise).
-  [[nodiscard]] bytes encode(std::span<const std::byte> array) const override;
-  // errc::corrupt_chunk when `encoded` is not exactly the expected size, or holds a bool
-  // other than 0 or 1.
-  [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
   // Native byte order and types whose memory form is their stored byte: nothing to do.
   [[nodiscard]] bool as_is() const noexcept override;
   [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept override { return decoded_.byte_size(); }
@@ -50,10 +45,15 @@ class bytes_codec final : public array_to_bytes_codec {
   // The byte order used; nothing for types of at most 8 bits.
   [[nodiscard]] std::optional<endian> byte_order() const noexcept { return endian_; }
 
+ protected:
+  void do_encode_into(std::span<const std::byte> array, bytes& out) const override;
+  // errc::corrupt_chunk when `encoded` is not exactly the expected size, or holds a bool
+  // other than 0 or 1.
+  void do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;
+
  private:
   chunk_spec decoded_;
   std::optional<endian> endian_;
-  std::string where_;
 };
 
 // The registry's factory.

@@ -54,13 +54,6 @@ class packbits_codec final : public array_to_bytes_codec {
   [[nodiscard]] std::string_view name() const noexcept override { return "packbits"; }
   // Every member written out, the defaults resolved.
   [[nodiscard]] boost::json::value to_json() const override;
-  // `array` must hold decoded().byte_size() bytes (errc::invalid_argument otherwise). For an
-  // integer type whose bits are limited by first_bit/last_bit, an element that would not
-  // decode to itself is errc::out_of_range naming the element and value (never wrapped).
-  [[nodiscard]] bytes encode(std::span<const std::byte> array) const override;
-  // errc::corrupt_chunk when `encoded` is not exactly encoded_size() bytes or its padding
-  // byte is not the number of padding bits.
-  [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
   [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept override { return size_; }
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
 
@@ -69,6 +62,14 @@ class packbits_codec final : public array_to_bytes_codec {
   [[nodiscard]] int last_bit() const noexcept { return last_; }
   // k: the bits of one element (components * (last_bit - first_bit + 1)).
   [[nodiscard]] int bits_per_element() const noexcept { return layout_.components * (last_ - first_ + 1); }
+
+ protected:
+  // For an integer type whose bits are limited by first_bit/last_bit, an element that would
+  // not decode to itself is errc::out_of_range naming the element and value (never wrapped).
+  void do_encode_into(std::span<const std::byte> array, bytes& out) const override;
+  // errc::corrupt_chunk when `encoded` is not exactly encoded_size() bytes or its padding
+  // byte is not the number of padding bits.
+  void do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;
 
  private:
   void check_representable(std::span<const std::byte> array) const;
@@ -83,7 +84,6 @@ class packbits_codec final : public array_to_bytes_codec {
   int padding_bits_ = 0;
   std::uint64_t size_ = 0;          // with it
   std::vector<std::uint8_t> unpack_table_;  // 1-, 2- and 4-bit one-byte types: 256 rows of 8 decoded bytes
-  std::string where_;
 };
 
 // The registry's factory.

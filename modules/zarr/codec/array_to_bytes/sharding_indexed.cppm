@@ -37,41 +37,34 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] std::string_view name() const noexcept override { return "sharding_indexed"; }
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return shard_; }
-  [[nodiscard]] bytes encode(std::span<const std::byte> shard) const override;
-  void encode_into(std::span<const std::byte> shard, bytes& out) const override;
-  [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const override;
-  // Inner chunks decoded in parallel straight into `out`; only absent ones are filled.
-  void decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;
   // The index and every inner chunk at its largest.
   [[nodiscard]] std::uint64_t max_encoded_size() const noexcept override;
-  // Reads the index, then only the inner chunks that meet `r` (the whole shard in one read
-  // when `r` covers it), each decoded straight into place.
-  [[nodiscard]] bool decode_region(const range_reader& reader, const region& r, std::byte* out,
-                                   std::span<const std::uint64_t> out_shape,
-                                   std::span<const std::uint64_t> out_start) const override;
-  using array_to_bytes_codec::decode_region;
-  // Inner chunks decoded in parallel straight into their place in `out`.
-  void decode_placed(std::span<const std::byte> encoded, std::byte* out, std::span<const std::uint64_t> out_shape,
-                     std::span<const std::uint64_t> out_start) const override {
-    decode_all(encoded, out, out_shape, out_start);
-  }
 
   [[nodiscard]] const codec_chain& inner_codecs() const noexcept { return *inner_; }
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
+
+ protected:
+  // Inner chunks encoded in parallel, then laid out in C order.
+  void do_encode_into(std::span<const std::byte> shard, bytes& out) const override;
+  // Inner chunks decoded in parallel, each straight into its place; only absent ones filled.
+  void do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;
+  void do_decode_into_view(std::span<const std::byte> encoded, const array_view& out) const override {
+    decode_all(encoded, out);
+  }
+  // Reads the index, then only the inner chunks that meet `box`, each decoded into place.
+  [[nodiscard]] bool do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const override;
 
  private:
   // [offset, nbytes] of every inner chunk, checked against the shard's size when known and
   // against the index's place.
   [[nodiscard]] std::vector<std::uint64_t> decode_index(std::span<const std::byte> encoded,
                                                         std::optional<std::uint64_t> shard_size) const;
-  // Every inner chunk of a stored shard into `out` (of `out_shape`), the shard at `out_start`.
-  void decode_all(std::span<const std::byte> encoded, std::byte* out, std::span<const std::uint64_t> out_shape,
-                  std::span<const std::uint64_t> out_start) const;
+  // Every inner chunk of a stored shard into `out`, a view of the shard's shape.
+  void decode_all(std::span<const std::byte> encoded, const array_view& out) const;
   // The position in the shard of inner chunk `k` (C order).
   [[nodiscard]] std::vector<std::uint64_t> origin_of(std::uint64_t k) const;
-  void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, std::span<const std::uint64_t> lo_in_inner,
-                    std::span<const std::uint64_t> extent, std::byte* out, std::span<const std::uint64_t> out_shape,
-                    std::span<const std::uint64_t> out_start) const;
+  // The box `box` (inner-chunk coordinates) of inner chunk `inner`, stored as `stored`, into `out`.
+  void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, const region& box, const array_view& out) const;
 
   sharding_configuration config_;
   chunk_spec shard_;
@@ -80,7 +73,6 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   std::unique_ptr<codec_chain> inner_;
   std::unique_ptr<codec_chain> index_;
   std::uint64_t index_size_ = 0;
-  std::string where_;
 };
 
 [[nodiscard]] std::unique_ptr<array_to_bytes_codec> make_sharding_indexed_codec(const codec_context& ctx);

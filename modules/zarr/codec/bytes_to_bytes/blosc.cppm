@@ -37,8 +37,7 @@ struct blosc_configuration {
 
 class blosc_codec final : public bytes_to_bytes_codec {
  public:
-  // errc::invalid_argument for values outside the ranges above, errc::unsupported for a
-  // compressor c-blosc was built without. `where` names the codec in messages ("codecs[1]").
+  // `config` as parse() checked it. `where` names the codec in messages ("codecs[1]").
   blosc_codec(const blosc_configuration& config, std::string where);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "blosc"; }
@@ -53,7 +52,6 @@ class blosc_codec final : public bytes_to_bytes_codec {
 
  private:
   blosc_configuration config_;
-  std::string where_;
 
   // Validates the blosc header against the input and `limit` before allocating;
   // errc::corrupt_chunk for anything c-blosc cannot decode.

@@ -49,7 +49,6 @@ class crc32c_codec final : public bytes_to_bytes_codec {
   }
 
  private:
-  std::string where_;
 
   // Verifies and strips the checksum; errc::corrupt_chunk when it does not match or the
   // input is shorter than 4 bytes (or longer than `limit` + 4).

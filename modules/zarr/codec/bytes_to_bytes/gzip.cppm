@@ -25,8 +25,7 @@ struct gzip_configuration {
 
 class gzip_codec final : public bytes_to_bytes_codec {
  public:
-  // errc::invalid_argument when the level is outside 0..9. `where` names the codec in
-  // messages ("codecs[1]").
+  // `config` as parse() checked it. `where` names the codec in messages ("codecs[1]").
   gzip_codec(const gzip_configuration& config, std::string where);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "gzip"; }
@@ -39,7 +38,6 @@ class gzip_codec final : public bytes_to_bytes_codec {
 
  private:
   gzip_configuration config_;
-  std::string where_;
 
   // Accepts one or more concatenated gzip members (and zlib streams); errc::corrupt_chunk for
   // anything else, for truncated data, and beyond `limit` bytes of output (a "gzip bomb"):

@@ -27,8 +27,7 @@ struct zstd_configuration {
 
 class zstd_codec final : public bytes_to_bytes_codec {
  public:
-  // errc::invalid_argument when the level is outside -131072..22. `where` names the codec
-  // in messages ("codecs[1]").
+  // `config` as parse() checked it. `where` names the codec in messages ("codecs[1]").
   zstd_codec(const zstd_configuration& config, std::string where);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "zstd"; }
@@ -43,7 +42,6 @@ class zstd_codec final : public bytes_to_bytes_codec {
 
  private:
   zstd_configuration config_;
-  std::string where_;
 
   // One or more frames; errc::corrupt_chunk for invalid or truncated data, a wrong
   // checksum, or more than `limit` bytes of output: a frame declaring a larger content size

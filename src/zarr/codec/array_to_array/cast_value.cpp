@@ -154,29 +154,6 @@ std::size_t first_key(const key_test<U>& test, const std::byte* p, std::size_t n
   return n;
 }
 
-// Elements of an 8-bit source through the 256-entry table; the first failing index, or n.
-// Each block is checked before it is written, so `out` may be `in` (1-byte targets).
-template <class Out>
-std::size_t table_cast(const std::byte* in, std::byte* out, std::size_t n, const std::byte* table_bytes,
-                       const std::uint8_t* failed) noexcept {
-  Out table[256];
-  std::memcpy(table, table_bytes, sizeof table);
-  constexpr std::size_t step = 1024;
-  for (std::size_t s = 0; s < n; s += step) {
-    const std::size_t e = std::min(n, s + step);
-    std::uint8_t bad = 0;
-    for (std::size_t i = s; i < e; ++i) bad |= failed[std::to_integer<std::uint8_t>(in[i])];
-    if (bad != 0)
-      for (std::size_t i = s; i < e; ++i)
-        if (failed[std::to_integer<std::uint8_t>(in[i])] != 0) return i;
-    for (std::size_t i = s; i < e; ++i) {
-      const Out v = table[std::to_integer<std::uint8_t>(in[i])];
-      std::memcpy(out + i * sizeof(Out), &v, sizeof(Out));
-    }
-  }
-  return n;
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- configuration
@@ -256,7 +233,7 @@ numeric_result cast_one(data_type from, data_type to, rounding_mode mode, out_of
 }  // namespace
 
 cast_value_codec::cast_value_codec(const cast_value_configuration& config, const chunk_spec& decoded, std::string where)
-    : config_(config), decoded_(decoded), encoded_(decoded), where_(std::move(where)) {
+    : array_to_array_codec(std::move(where)), config_(config), decoded_(decoded), encoded_(decoded) {
   check_types(decoded_.type, config_, where_);
   encoded_.type = config_.type;
   const auto setup = [&](direction& d, data_type from, data_type to, const std::vector<scalar_map_entry>& entries,
@@ -268,17 +245,8 @@ cast_value_codec::cast_value_codec(const cast_value_configuration& config, const
     d.map = scalar_lookup(from, entries);
     d.one = round_to(from, exact_value::from_uint(1)).bits;
     d.verb = verb;
-    if (info(from).size == 1) {
-      const auto out_size = static_cast<std::size_t>(info(to).size);
-      const std::uint64_t mask = (std::uint64_t{1} << info(from).bits) - 1;
-      d.table.assign(256 * out_size, std::byte{0});
-      d.table_error.assign(256, 0);
-      for (unsigned b = 0; b < 256; ++b) {
-        const auto r = cast_one(from, to, d.rounding, d.out_of_range, d.map, b & mask);
-        d.table_error[b] = static_cast<std::uint8_t>(r.error);
-        store_raw(to, d.table.data() + b * out_size, r.ok() ? r.bits : 0);
-      }
-    }
+    if (info(from).size == 1)
+      d.table.emplace(from, to, [&](std::uint64_t raw) { return cast_one(from, to, d.rounding, d.out_of_range, d.map, raw); });
   };
   setup(encode_, decoded_.type, config_.type, config_.encode_map, "encoding");
   setup(decode_, config_.type, decoded_.type, config_.decode_map, "decoding");
@@ -316,17 +284,11 @@ json::value cast_value_codec::to_json() const {
   return json::object{{"name", "cast_value"}, {"configuration", std::move(c)}};
 }
 
-bytes cast_value_codec::encode(bytes in) const {
-  if (in.size() != decoded_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (cast_value): expected a chunk of " +
-                                            std::to_string(decoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+bytes cast_value_codec::do_encode(bytes in) const {
   return run(encode_, std::move(in));
 }
 
-bytes cast_value_codec::decode(bytes in) const {
-  if (in.size() != encoded_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (cast_value): expected a chunk of " +
-                                            std::to_string(encoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+bytes cast_value_codec::do_decode(bytes in) const {
   return run(decode_, std::move(in));
 }
 
@@ -359,20 +321,9 @@ bytes cast_value_codec::run(const direction& d, bytes in) const {
     if (!r.ok) fail(base + r.index, r.value, r.error);
   };
   bytes out;
-  if (!d.table.empty()) {  // 8-bit sources: the table holds the map and every cast result
+  if (d.table) {  // one-byte sources: the table holds the map and every cast result
     if (out_size != 1) out.resize(n * out_size);
-    std::byte* dst = out_size == 1 ? in.data() : out.data();  // element i is read before it is written
-    std::size_t bad = n;
-    switch (out_size) {
-      case 1: bad = table_cast<std::uint8_t>(in.data(), dst, n, d.table.data(), d.table_error.data()); break;
-      case 2: bad = table_cast<std::uint16_t>(in.data(), dst, n, d.table.data(), d.table_error.data()); break;
-      case 4: bad = table_cast<std::uint32_t>(in.data(), dst, n, d.table.data(), d.table_error.data()); break;
-      default: bad = table_cast<std::uint64_t>(in.data(), dst, n, d.table.data(), d.table_error.data()); break;
-    }
-    if (bad != n) {
-      const auto byte = std::to_integer<std::uint8_t>(in[bad]);
-      fail(bad, load_raw(d.from, &in[bad]), static_cast<numeric_errc>(d.table_error[byte]));
-    }
+    check(d.table->apply(in, out_size == 1 ? std::span(in) : std::span(out)), 0);
     return out_size == 1 ? std::move(in) : std::move(out);
   }
   if (out_size != in_size || !d.map.empty()) out.resize(n * out_size);

@@ -467,7 +467,7 @@ fixedscaleoffset_decode_types numpy_decode_types(const fixedscaleoffset_configur
 
 fixedscaleoffset_codec::fixedscaleoffset_codec(const fixedscaleoffset_configuration& config, const chunk_spec& decoded,
                                                std::string where)
-    : config_(config), types_(numpy_decode_types(config)), decoded_(decoded), encoded_(decoded), where_(std::move(where)) {
+    : array_to_array_codec(std::move(where)), config_(config), types_(numpy_decode_types(config)), decoded_(decoded), encoded_(decoded) {
   if (decoded_.type != config_.dtype)
     throw error(errc::invalid_metadata, where_ + ".configuration.dtype: expected the data type the codec receives, " +
                                             std::string(zarr::name(decoded_.type)) + ", got " + json::serialize(config_.dtype_json) +
@@ -492,7 +492,7 @@ json::value fixedscaleoffset_codec::to_json() const {
   return json::object{{"name", "numcodecs.fixedscaleoffset"}, {"configuration", std::move(config)}};
 }
 
-bytes fixedscaleoffset_codec::encode(bytes) const {
+bytes fixedscaleoffset_codec::do_encode(bytes) const {
   std::string instead;
   try {
     instead = json::serialize(fixedscaleoffset_to_scale_offset(config_, where_));
@@ -503,13 +503,10 @@ bytes fixedscaleoffset_codec::encode(bytes) const {
                                      "read-only legacy codec; write with the codecs " + instead + " instead");
 }
 
-bytes fixedscaleoffset_codec::decode(bytes in) const {
+bytes fixedscaleoffset_codec::do_decode(bytes in) const {
   const std::size_t n = encoded_.num_elements();
   const auto in_size = static_cast<std::size_t>(info(config_.astype).size);
   const auto out_size = static_cast<std::size_t>(info(config_.dtype).size);
-  if (in.size() != n * in_size)
-    throw error(errc::invalid_argument, where_ + " (numcodecs.fixedscaleoffset): expected a chunk of " +
-                                            std::to_string(n * in_size) + " bytes, got " + std::to_string(in.size()));
   const int p1 = info(types_.divide).bits, p2 = info(types_.add).bits;
   const double scale = in_float(p1, config_.scale.value);
   const double offset = in_float(p2, config_.offset.value);

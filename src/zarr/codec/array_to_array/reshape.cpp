@@ -118,7 +118,7 @@ json::value reshape_configuration::to_json() const {
 }
 
 reshape_codec::reshape_codec(reshape_configuration config, const chunk_spec& decoded, std::string where)
-    : config_(std::move(config)), decoded_(decoded), encoded_(decoded), where_(std::move(where)) {
+    : array_to_array_codec(std::move(where)), config_(std::move(config)), decoded_(decoded), encoded_(decoded) {
   const auto at = where_ + ".configuration.shape";
   const auto& a = decoded_.shape;
   const auto& entries = config_.shape;
@@ -199,17 +199,11 @@ json::value reshape_codec::to_json() const {
   return json::object{{"name", "reshape"}, {"configuration", config_.to_json()}};
 }
 
-bytes reshape_codec::encode(bytes in) const {
-  if (in.size() != decoded_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (reshape): expected a chunk of " +
-                                            std::to_string(decoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+bytes reshape_codec::do_encode(bytes in) const {
   return in;
 }
 
-bytes reshape_codec::decode(bytes in) const {
-  if (in.size() != encoded_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (reshape): expected a chunk of " +
-                                            std::to_string(encoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+bytes reshape_codec::do_decode(bytes in) const {
   return in;
 }
 

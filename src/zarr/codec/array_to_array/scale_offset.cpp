@@ -77,7 +77,7 @@ scale_offset_configuration scale_offset_configuration::parse(const codec_context
 
 scale_offset_codec::scale_offset_codec(const scale_offset_configuration& config, const chunk_spec& decoded,
                                        std::string where)
-    : config_(config), decoded_(decoded), encoded_(decoded), where_(std::move(where)) {
+    : array_to_array_codec(std::move(where)), config_(config), decoded_(decoded), encoded_(decoded) {
   const auto t = decoded_.type;
   check_supported(t, where_);
   if ((config_.offset && config_.offset->type != t) || (config_.scale && config_.scale->type != t))
@@ -91,7 +91,7 @@ scale_offset_codec::scale_offset_codec(const scale_offset_configuration& config,
     // x - (+0) and x + (-0) give x back for every x, -0 included.
     encode_offset_ = 0;
     decode_offset_ = f.has_negative_zero() ? f.sign_mask() : 0;
-    offset_table_ = f.specials == float_specials::e8m0;  // no zero at all: skip the operation
+    scale_only_ = f.specials == float_specials::e8m0;  // no zero at all: skip the operation
   }
   if (config_.scale) {
     scale_ = config_.scale->raw();
@@ -107,7 +107,7 @@ scale_offset_codec::scale_offset_codec(const scale_offset_configuration& config,
       throw error(errc::invalid_metadata,
                   where_ + " (scale_offset): expected a fill value that the codec can encode, got " +
                       format_value(t, decoded_.fill.raw()) + ", for which " +
-                      formula(t, true, !offset_table_, encode_offset_, scale_) + " is not a value of " +
+                      formula(t, true, !scale_only_, encode_offset_, scale_) + " is not a value of " +
                       std::string(zarr::name(t)) + " (" + why(t, r) + ")");
     std::copy(fill.begin(), fill.end(), encoded_.fill.bits.begin());
   }
@@ -117,30 +117,10 @@ kernel_result scale_offset_codec::transform(std::span<std::byte> buffer, bool en
   const auto t = decoded_.type;
   const auto offset = encoding ? encode_offset_ : decode_offset_;
   kernel_result r;
-  if (offset_table_) {
-    // float8_e8m0fnu with no offset: only x * scale or x / scale, through a table of all 256
-    // byte values (the in-memory form is one byte).
-    std::uint8_t table[256];
-    numeric_errc failed[256];
-    for (unsigned b = 0; b < 256; ++b) {
-      const auto v = arithmetic(t, encoding ? arith_op::multiply : arith_op::divide, b, scale_);
-      table[b] = static_cast<std::uint8_t>(v.bits);
-      failed[b] = v.error;
-    }
-    // Check first, so that the failing element's value is still there to report.
-    unsigned bad = 0;
-    for (auto x : buffer) bad |= static_cast<unsigned>(failed[std::to_integer<std::uint8_t>(x)] != numeric_errc::none);
-    if (bad != 0) {
-      for (std::size_t i = 0; i < buffer.size(); ++i) {
-        const auto b = std::to_integer<std::uint8_t>(buffer[i]);
-        if (failed[b] != numeric_errc::none) {
-          r = {false, i, b, failed[b]};
-          break;
-        }
-      }
-    } else {
-      for (auto& x : buffer) x = static_cast<std::byte>(table[std::to_integer<std::uint8_t>(x)]);
-    }
+  if (scale_only_) {
+    // float8_e8m0fnu has no zero to subtract or add: only x * scale or x / scale.
+    const auto op = encoding ? arith_op::multiply : arith_op::divide;
+    r = byte_table(t, t, [&](std::uint64_t x) { return arithmetic(t, op, x, scale_); }).apply(buffer, buffer);
   } else {
     r = run(t, encoding, buffer, offset, scale_);
   }
@@ -148,10 +128,10 @@ kernel_result scale_offset_codec::transform(std::span<std::byte> buffer, bool en
 }
 
 std::optional<element_step> scale_offset_codec::step(bool encoding) const {
-  if (identity_ || offset_table_) return std::nullopt;
+  if (identity_ || scale_only_) return std::nullopt;
   const auto t = decoded_.type;
   element_step s;
-  s.op = encoding ? element_step::kind::scale_offset_encode : element_step::kind::scale_offset_decode;
+  s.op = encoding ? element_step::kind::subtract_multiply : element_step::kind::divide_add;
   s.from = s.to = t;
   s.offset = encoding ? encode_offset_ : decode_offset_;
   s.scale = scale_;
@@ -162,7 +142,7 @@ void scale_offset_codec::throw_step_error(const kernel_result& r, bool encoding)
   const auto t = decoded_.type;
   throw error(to_errc(r.error), where_ + " (scale_offset) " + (encoding ? "encode" : "decode") + ", element " +
                                     std::to_string(r.index) + ": expected " +
-                                    formula(t, encoding, !offset_table_, encoding ? encode_offset_ : decode_offset_, scale_) +
+                                    formula(t, encoding, !scale_only_, encoding ? encode_offset_ : decode_offset_, scale_) +
                                     " to be a value of " + std::string(zarr::name(t)) + ", got x = " +
                                     format_value(t, r.value) + " (" + why(t, r) + ")");
 }
@@ -174,19 +154,13 @@ json::value scale_offset_codec::to_json() const {
   return json::object{{"name", "scale_offset"}, {"configuration", std::move(config)}};
 }
 
-bytes scale_offset_codec::encode(bytes in) const {
-  if (in.size() != decoded_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (scale_offset): expected a chunk of " +
-                                            std::to_string(decoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+bytes scale_offset_codec::do_encode(bytes in) const {
   if (identity_) return in;
   if (const auto r = transform(in, true); !r.ok) throw_step_error(r, true);
   return in;
 }
 
-bytes scale_offset_codec::decode(bytes in) const {
-  if (in.size() != encoded_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (scale_offset): expected a chunk of " +
-                                            std::to_string(encoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+bytes scale_offset_codec::do_decode(bytes in) const {
   if (identity_) return in;
   if (const auto r = transform(in, false); !r.ok) throw_step_error(r, false);
   return in;

@@ -185,7 +185,7 @@ transpose_configuration transpose_configuration::parse(const codec_context& ctx)
 }
 
 transpose_codec::transpose_codec(const transpose_configuration& config, const chunk_spec& decoded, std::string where)
-    : decoded_(decoded), encoded_(decoded), order_(config.order), where_(std::move(where)) {
+    : array_to_array_codec(std::move(where)), decoded_(decoded), encoded_(decoded), order_(config.order) {
   const auto rank = decoded_.shape.size();
   bool permutation = order_.size() == rank;
   std::vector<bool> seen(rank, false);
@@ -210,10 +210,7 @@ json::value transpose_codec::to_json() const {
   return json::object{{"name", "transpose"}, {"configuration", json::object{{"order", std::move(order)}}}};
 }
 
-bytes transpose_codec::encode(bytes in) const {
-  if (in.size() != decoded_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (transpose): expected a chunk of " +
-                                            std::to_string(decoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+bytes transpose_codec::do_encode(bytes in) const {
   if (std::is_sorted(order_.begin(), order_.end())) return in;  // the identity
   // B[b] = A[a] with b[i] = a[order[i]]: B's dimension i walks A's dimension order[i].
   const auto a = c_strides(decoded_.shape);
@@ -224,10 +221,7 @@ bytes transpose_codec::encode(bytes in) const {
   return out;
 }
 
-bytes transpose_codec::decode(bytes in) const {
-  if (in.size() != encoded_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (transpose): expected a chunk of " +
-                                            std::to_string(encoded_.byte_size()) + " bytes, got " + std::to_string(in.size()));
+bytes transpose_codec::do_decode(bytes in) const {
   if (std::is_sorted(order_.begin(), order_.end())) return in;
   // A's dimension order[i] walks B's dimension i.
   const auto b = c_strides(encoded_.shape);

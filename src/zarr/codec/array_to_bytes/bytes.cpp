@@ -90,7 +90,7 @@ bytes_configuration bytes_configuration::parse(const codec_context& ctx) {
 }
 
 bytes_codec::bytes_codec(const bytes_configuration& config, const chunk_spec& decoded, std::string where)
-    : decoded_(decoded), where_(std::move(where)) {
+    : array_to_bytes_codec(std::move(where)), decoded_(decoded) {
   if (info(decoded_.type).size > 1) {
     if (!config.byte_order)
       throw error(errc::invalid_metadata, where_ + ".configuration.endian: expected \"little\" or \"big\" (required for " +
@@ -111,25 +111,20 @@ bool bytes_codec::as_is() const noexcept {
   return *endian_ == native_endian;
 }
 
-bytes bytes_codec::encode(std::span<const std::byte> array) const {
-  const auto size = decoded_.byte_size();
-  if (array.size() != size)
-    throw error(errc::invalid_argument, where_ + " (bytes): expected a chunk of " + std::to_string(size) +
-                                            " bytes to encode, got " + std::to_string(array.size()));
+void bytes_codec::do_encode_into(std::span<const std::byte> array, bytes& out) const {
   const auto& type = info(decoded_.type);
-  bytes out(array.size());
+  out.resize(array.size());
   if (type.size == 1)
     copy_one_byte(out.data(), array.data(), array.size(), decoded_.type);
   else
     swap_components(out.data(), array.data(), array.size(),
                     *endian_ == native_endian ? 1 : type.kind == dtype_kind::complex ? type.size / 2 : type.size);
-  return out;
 }
 
-bytes bytes_codec::decode(std::span<const std::byte> encoded) const {
+void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
   const auto size = decoded_.byte_size();
   if (encoded.size() != size)
-    throw error(errc::corrupt_chunk, where_ + " (bytes): expected " + std::to_string(size) + " bytes, got " +
+    throw error(errc::corrupt_chunk, label() + ": expected " + std::to_string(size) + " bytes, got " +
                                          std::to_string(encoded.size()));
   const auto& type = info(decoded_.type);
   if (decoded_.type == data_type::bool_) {
@@ -139,18 +134,16 @@ bytes bytes_codec::decode(std::span<const std::byte> encoded) const {
     if (any > 1) {
       for (std::size_t i = 0; i < encoded.size(); ++i)
         if (static_cast<std::uint8_t>(encoded[i]) > 1)
-          throw error(errc::corrupt_chunk, where_ + " (bytes): expected a bool (0 or 1) at element " +
+          throw error(errc::corrupt_chunk, label() + ": expected a bool (0 or 1) at element " +
                                                std::to_string(i) + ", got " +
                                                std::to_string(static_cast<unsigned>(encoded[i])));
     }
   }
-  bytes out(encoded.size());
   if (type.size == 1)
     copy_one_byte(out.data(), encoded.data(), encoded.size(), decoded_.type);
   else
     swap_components(out.data(), encoded.data(), encoded.size(),
                     *endian_ == native_endian ? 1 : type.kind == dtype_kind::complex ? type.size / 2 : type.size);
-  return out;
 }
 
 std::unique_ptr<array_to_bytes_codec> make_bytes_codec(const codec_context& ctx) {

@@ -263,11 +263,11 @@ packbits_configuration packbits_configuration::parse(const codec_context& ctx) {
 }
 
 packbits_codec::packbits_codec(const packbits_configuration& config, const chunk_spec& decoded, std::string where)
-    : decoded_(decoded), padding_(config.padding), where_(std::move(where)) {
+    : array_to_bytes_codec(std::move(where)), decoded_(decoded), padding_(config.padding) {
   const auto type_name = std::string(zarr::name(decoded_.type));
   const auto layout = packbits_layout_of(decoded_.type);
   if (!layout)
-    throw error(errc::invalid_metadata, where_ + " (packbits): expected a data type packbits supports (" +
+    throw error(errc::invalid_metadata, label() + ": expected a data type packbits supports (" +
                                             supported_types() + "), got " + type_name);
   layout_ = *layout;
   const int n = layout_.bits;
@@ -346,7 +346,7 @@ void packbits_codec::check_representable(std::span<const std::byte> array) const
     range = "0 to " + std::to_string(hi);
   }
   if (first_ > 0) range = "a multiple of " + std::to_string(std::uint64_t{1} << first_) + " from " + range;
-  throw error(errc::out_of_range, where_ + " (packbits): expected element " + std::to_string(bad) + " to fit in bits " +
+  throw error(errc::out_of_range, label() + ": expected element " + std::to_string(bad) + " to fit in bits " +
                                       std::to_string(first_) + ".." + std::to_string(last_) + " of " +
                                       std::string(zarr::name(decoded_.type)) + " (" + range + "), got " + value);
 }
@@ -359,13 +359,10 @@ json::value packbits_codec::to_json() const {
                       {"configuration", json::object{{"padding_encoding", padding}, {"first_bit", first_}, {"last_bit", last_}}}};
 }
 
-bytes packbits_codec::encode(std::span<const std::byte> array) const {
-  const auto size = decoded_.byte_size();
-  if (array.size() != size)
-    throw error(errc::invalid_argument, where_ + " (packbits): expected a chunk of " + std::to_string(size) +
-                                            " bytes to encode, got " + std::to_string(array.size()));
+void packbits_codec::do_encode_into(std::span<const std::byte> array, bytes& out) const {
+  const auto size = array.size();
   if (is_integer(decoded_.type) && (first_ > 0 || last_ < layout_.bits - 1)) check_representable(array);
-  bytes out(size_);
+  out.resize(size_);
   std::byte* packed = out.data() + (padding_ == packbits_padding::first_byte ? 1 : 0);
   const std::uint64_t count = decoded_.num_elements() * static_cast<std::uint64_t>(layout_.components);
   const int b = last_ - first_ + 1;
@@ -387,12 +384,11 @@ bytes packbits_codec::encode(std::span<const std::byte> array) const {
   }
   if (padding_ == packbits_padding::first_byte) out.front() = static_cast<std::byte>(padding_bits_);
   if (padding_ == packbits_padding::last_byte) out.back() = static_cast<std::byte>(padding_bits_);
-  return out;
 }
 
-bytes packbits_codec::decode(std::span<const std::byte> encoded) const {
+void packbits_codec::do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
   if (encoded.size() != size_)
-    throw error(errc::corrupt_chunk, where_ + " (packbits): expected " + std::to_string(size_) + " bytes (" +
+    throw error(errc::corrupt_chunk, label() + ": expected " + std::to_string(size_) + " bytes (" +
                                          std::to_string(decoded_.num_elements()) + " elements of " +
                                          std::to_string(bits_per_element()) + " bits" +
                                          (padding_ == packbits_padding::none ? "" : " and a padding byte") + "), got " +
@@ -402,12 +398,11 @@ bytes packbits_codec::decode(std::span<const std::byte> encoded) const {
     const bool at_front = padding_ == packbits_padding::first_byte;
     const auto stored = static_cast<unsigned>(at_front ? encoded.front() : encoded.back());
     if (stored != static_cast<unsigned>(padding_bits_))
-      throw error(errc::corrupt_chunk, where_ + " (packbits): expected " + (at_front ? "a first" : "a last") +
+      throw error(errc::corrupt_chunk, label() + ": expected " + (at_front ? "a first" : "a last") +
                                            " byte of " + std::to_string(padding_bits_) + " padding bits, got " +
                                            std::to_string(stored));
     packed = at_front ? encoded.subspan(1) : encoded.first(encoded.size() - 1);
   }
-  bytes out(decoded_.byte_size());
   const std::uint64_t count = decoded_.num_elements() * static_cast<std::uint64_t>(layout_.components);
   const int b = last_ - first_ + 1;
   const int k = bits_per_element();
@@ -428,7 +423,6 @@ bytes packbits_codec::decode(std::span<const std::byte> encoded) const {
       default: unpack_any<std::uint64_t>(in, size, count, first_, b, is_signed_, out.data()); break;
     }
   }
-  return out;
 }
 
 std::unique_ptr<array_to_bytes_codec> make_packbits_codec(const codec_context& ctx) {

@@ -25,33 +25,6 @@ namespace {
 constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
 constexpr std::uint64_t max_inner_chunks = std::uint64_t{1} << 59;
 
-// A T of this thread's for the current nesting depth (an inner chain may shard again, on the
-// same thread), kept from shard to shard so that its memory is not allocated and faulted in
-// again; held from construction to destruction. Tag keeps different uses apart.
-template <class Tag, class T>
-class reused {
- public:
-  reused() {
-    if (levels().size() <= depth()) levels().resize(depth() + 1);  // references stay valid
-    value_ = &levels()[depth()++];
-  }
-  ~reused() { --depth(); }
-  reused(const reused&) = delete;
-  reused& operator=(const reused&) = delete;
-  T& operator*() const noexcept { return *value_; }
-
- private:
-  static std::deque<T>& levels() {
-    thread_local std::deque<T> l;
-    return l;
-  }
-  static std::size_t& depth() {
-    thread_local std::size_t d = 0;
-    return d;
-  }
-  T* value_;
-};
-
 }  // namespace
 
 sharding_configuration sharding_configuration::parse(const codec_context& ctx) {
@@ -94,7 +67,7 @@ json::value sharding_configuration::to_json() const {
 
 sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded,
                                                const std::string& where, std::string_view document)
-    : config_(config), shard_(decoded), where_(where) {
+    : array_to_bytes_codec(where), config_(config), shard_(decoded) {
   const auto at = where + ".configuration.";
   if (config.chunk_shape.size() != decoded.shape.size())
     throw error(errc::invalid_metadata, at + "chunk_shape: expected " + std::to_string(decoded.shape.size()) +
@@ -131,28 +104,22 @@ json::value sharding_indexed_codec::to_json() const {
   return json::object{{"name", "sharding_indexed"}, {"configuration", config}};
 }
 
-bytes sharding_indexed_codec::encode(std::span<const std::byte> shard) const {
-  bytes out;
-  encode_into(shard, out);
-  return out;
-}
-
-void sharding_indexed_codec::encode_into(std::span<const std::byte> shard, bytes& out) const {
+void sharding_indexed_codec::do_encode_into(std::span<const std::byte> shard, bytes& out) const {
   const auto size = static_cast<std::size_t>(info(shard_.type).size);
   const auto& inner_shape = config_.chunk_shape;
   const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill}.byte_size();
   // Inner chunks are encoded in parallel (when this shard is not itself one of several
   // being encoded in parallel), then laid out in C order.
-  const reused<struct encoded_tag, std::vector<bytes>> pool;
-  auto& encoded = *pool;
+  const thread_buffer<struct encoded_inner_chunks_tag, std::vector<bytes>> encoded_inner_chunks;
+  auto& encoded = *encoded_inner_chunks;
   encoded.resize(static_cast<std::size_t>(inner_count_));
   std::vector<char> present(encoded.size(), 0);
-  const std::vector<std::uint64_t> zero(inner_shape.size(), 0);
+  const auto whole = const_array_view::c_order(shard.data(), shard_.shape, size);
   parallel_for(encoded.size(), [&](std::size_t k) {
-    const reused<struct gathered_tag, bytes> gathered;
+    const thread_buffer<struct gathered_inner_chunk_tag> gathered;
     auto& inner = *gathered;
     inner.resize(static_cast<std::size_t>(inner_bytes));
-    copy_box(shard.data(), shard_.shape, origin_of(k), inner.data(), inner_shape, zero, inner_shape, size);
+    copy(whole.window(origin_of(k), inner_shape), array_view::c_order(inner.data(), inner_shape, size));
     if (!all_equal(inner, shard_.fill)) {
       inner_->encode_into(inner, encoded[k]);
       present[k] = 1;
@@ -195,7 +162,7 @@ std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const 
                                                                 std::optional<std::uint64_t> shard_size) const {
   const auto raw = index_->decode(encoded);
   if (raw.size() != inner_count_ * 16)
-    throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): expected an index of " + std::to_string(inner_count_ * 16) +
+    throw error(errc::corrupt_chunk, label() + ": expected an index of " + std::to_string(inner_count_ * 16) +
                                          " bytes, got " + std::to_string(raw.size()));
   std::vector<std::uint64_t> index(inner_count_ * 2);
   std::memcpy(index.data(), raw.data(), raw.size());
@@ -204,7 +171,7 @@ std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const 
   for (std::uint64_t k = 0; k < inner_count_; ++k) {
     const auto offset = index[2 * k], nbytes = index[2 * k + 1];
     if (offset == empty_entry && nbytes == empty_entry) continue;
-    const auto where = where_ + " (sharding_indexed): inner chunk " + std::to_string(k) + ": expected bytes ";
+    const auto where = label() + ": inner chunk " + std::to_string(k) + ": expected bytes ";
     const auto got = ", got offset " + std::to_string(offset) + " and length " + std::to_string(nbytes);
     if (offset > size || nbytes > size - offset)
       throw error(errc::corrupt_chunk, where + "within the shard's " + std::to_string(size) + got);
@@ -225,7 +192,7 @@ std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const 
   for (std::size_t i = 1; i < order.size(); ++i) {
     const auto prev = order[i - 1], k = order[i];
     if (index[2 * k] < index[2 * prev] + index[2 * prev + 1])
-      throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(k) +
+      throw error(errc::corrupt_chunk, label() + ": inner chunk " + std::to_string(k) +
                                            ": expected bytes no other inner chunk uses, got offset " + std::to_string(index[2 * k]) +
                                            " and length " + std::to_string(index[2 * k + 1]) + ", overlapping inner chunk " +
                                            std::to_string(prev) + " (offset " + std::to_string(index[2 * prev]) + ", length " +
@@ -234,88 +201,60 @@ std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const 
   return index;
 }
 
-void sharding_indexed_codec::decode_inner(std::span<const std::byte> stored, std::uint64_t inner,
-                                          std::span<const std::uint64_t> lo_in_inner, std::span<const std::uint64_t> extent,
-                                          std::byte* out, std::span<const std::uint64_t> out_shape,
-                                          std::span<const std::uint64_t> out_start) const {
-  const reused<struct decoded_tag, bytes> decoded;
-  auto& chunk = *decoded;
-  chunk.resize(static_cast<std::size_t>(inner_->decoded().byte_size()));
+void sharding_indexed_codec::decode_inner(std::span<const std::byte> stored, std::uint64_t inner, const region& box,
+                                          const array_view& out) const {
   try {
-    inner_->decode_into(stored, chunk);
+    if (box.covers(config_.chunk_shape)) {
+      inner_->decode_into(stored, out);
+      return;
+    }
+    const thread_buffer<struct decoded_inner_chunk_tag> decoded;
+    decoded->resize(static_cast<std::size_t>(inner_->decoded().byte_size()));
+    inner_->decode_into(stored, *decoded);
+    copy(const_array_view::c_order(decoded->data(), config_.chunk_shape, out.element_size).window(box.start, box.extent()), out);
+    let_go_if_large(*decoded);
   } catch (const error& e) {
-    throw error(e.code(), where_ + " (sharding_indexed): inner chunk " + std::to_string(inner) + ": " + e.what());
+    throw error(e.code(), label() + ": inner chunk " + std::to_string(inner) + ": " + e.what());
   }
-  copy_box(chunk.data(), config_.chunk_shape, lo_in_inner, out, out_shape, out_start, extent,
-           static_cast<std::size_t>(info(shard_.type).size));
-  let_go_if_large(chunk);
 }
 
-bytes sharding_indexed_codec::decode(std::span<const std::byte> encoded) const {
-  bytes shard(static_cast<std::size_t>(shard_.byte_size()));
-  decode_into(encoded, shard);
-  return shard;
+void sharding_indexed_codec::do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
+  decode_all(encoded, array_view::c_order(out.data(), shard_.shape, static_cast<std::size_t>(info(shard_.type).size)));
 }
 
-void sharding_indexed_codec::decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
-  if (out.size() != shard_.byte_size())
-    throw error(errc::invalid_argument, where_ + " (sharding_indexed): expected an output of " +
-                                            std::to_string(shard_.byte_size()) + " bytes, got " + std::to_string(out.size()));
-  const std::vector<std::uint64_t> zero(shard_.shape.size(), 0);
-  decode_all(encoded, out.data(), shard_.shape, zero);
-}
-
-void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, std::byte* out,
-                                        std::span<const std::uint64_t> out_shape,
-                                        std::span<const std::uint64_t> out_start) const {
+void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, const array_view& out) const {
   if (encoded.size() < index_size_)
-    throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): expected a shard of at least " + std::to_string(index_size_) +
+    throw error(errc::corrupt_chunk, label() + ": expected a shard of at least " + std::to_string(index_size_) +
                                          " bytes (its index), got " + std::to_string(encoded.size()));
   const auto index_bytes = config_.index_at_end ? encoded.subspan(encoded.size() - index_size_) : encoded.first(index_size_);
   const auto index = decode_index(index_bytes, encoded.size());
-  const std::vector<std::uint64_t> zero(shard_.shape.size(), 0);
+  const auto whole_inner = region::all(config_.chunk_shape);
   parallel_for(static_cast<std::size_t>(inner_count_), [&](std::size_t k) {
-    auto at = origin_of(k);
-    for (std::size_t i = 0; i < at.size(); ++i) at[i] += out_start[i];
+    const auto place = out.window(origin_of(k), config_.chunk_shape);
     if (index[2 * k] == empty_entry)
-      fill_box(out, out_shape, at, config_.chunk_shape, shard_.fill);
+      fill(place, shard_.fill);
     else
-      decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, zero, config_.chunk_shape, out, out_shape, at);
+      decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, whole_inner, place);
   });
 }
 
-bool sharding_indexed_codec::decode_region(const range_reader& reader, const region& r, std::byte* out,
-                                           std::span<const std::uint64_t> out_shape,
-                                           std::span<const std::uint64_t> out_start) const {
-  if (r.covers(shard_.shape)) {
-    const auto stored = reader(std::nullopt);
-    if (!stored) return false;
-    decode_all(*stored, out, out_shape, out_start);
-    return true;
-  }
-  const auto encoded_index = reader(config_.index_at_end ? byte_range::last(index_size_) : byte_range{0, index_size_, false});
+bool sharding_indexed_codec::do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
+  const auto encoded_index = reader.read(config_.index_at_end ? byte_range::last(index_size_) : byte_range{0, index_size_, false});
   if (!encoded_index) return false;
   // The shard's size is not known here: ranges past its end fail when read.
   const auto index = decode_index(*encoded_index, std::nullopt);
-  const auto rank = shard_.shape.size();
-  std::vector<std::uint64_t> lo_in_inner(rank), at(rank), extent(rank);
-  for_each_cell(config_.chunk_shape, r, [&](std::span<const std::uint64_t> cell, std::span<const std::uint64_t> lo,
-                                            std::span<const std::uint64_t> hi) {
+  for_each_cell_part(config_.chunk_shape, box, [&](const cell_part& part) {
     std::uint64_t k = 0;
-    for (std::size_t i = 0; i < rank; ++i) {
-      k = k * chunks_per_shard_[i] + cell[i];
-      lo_in_inner[i] = lo[i] - cell[i] * config_.chunk_shape[i];
-      at[i] = out_start[i] + lo[i] - r.start[i];
-      extent[i] = hi[i] - lo[i];
-    }
+    for (std::size_t i = 0; i < part.cell.size(); ++i) k = k * chunks_per_shard_[i] + part.cell[i];
+    const auto place = out.window(part.in_region, part.extent());
     if (index[2 * k] == empty_entry) {
-      fill_box(out, out_shape, at, extent, shard_.fill);
+      fill(place, shard_.fill);
       return;
     }
-    const auto stored = reader(byte_range{index[2 * k], index[2 * k + 1], false});
+    const auto stored = reader.read(byte_range{index[2 * k], index[2 * k + 1], false});
     if (!stored)
-      throw error(errc::corrupt_chunk, where_ + " (sharding_indexed): inner chunk " + std::to_string(k) + ": the shard vanished while reading");
-    decode_inner(*stored, k, lo_in_inner, extent, out, out_shape, at);
+      throw error(errc::corrupt_chunk, label() + ": inner chunk " + std::to_string(k) + ": the shard vanished while reading");
+    decode_inner(*stored, k, part.in_cell, place);
   });
   return true;
 }

@@ -50,6 +50,9 @@ blosc_configuration blosc_configuration::parse(const codec_context& ctx) {
   if (std::find(known_compressors.begin(), known_compressors.end(), out.cname) == known_compressors.end())
     throw error(errc::invalid_metadata, ctx.where + ".configuration.cname: expected one of \"blosclz\", \"lz4\", " +
                                             "\"lz4hc\", \"snappy\", \"zlib\", \"zstd\", got \"" + out.cname + "\"");
+  if (blosc_compname_to_compcode(out.cname.c_str()) < 0)
+    throw error(errc::unsupported, ctx.where + ".configuration.cname: expected a compressor of this c-blosc build (" +
+                                       std::string(blosc_compressors()) + "), got \"" + out.cname + "\"");
   out.clevel = static_cast<int>(integer_member(config, "clevel", 0, 9, std::nullopt, ctx.where));
   const auto shuffle =
       string_member(config, "shuffle", "one of \"noshuffle\", \"shuffle\", \"bitshuffle\"", ctx.where);
@@ -68,22 +71,7 @@ blosc_configuration blosc_configuration::parse(const codec_context& ctx) {
 }
 
 blosc_codec::blosc_codec(const blosc_configuration& config, std::string where)
-    : config_(config), where_(std::move(where)) {
-  const auto at = where_ + ".configuration.";
-  if (config_.clevel < 0 || config_.clevel > 9)
-    throw error(errc::invalid_argument, at + "clevel: expected an integer from 0 to 9, got " + std::to_string(config_.clevel));
-  if (config_.typesize < 1 || config_.typesize > max_typesize)
-    throw error(errc::invalid_argument, at + "typesize: expected an integer from 1 to " + std::to_string(max_typesize) +
-                                            ", got " + std::to_string(config_.typesize));
-  if (config_.blocksize > max_blocksize)
-    throw error(errc::invalid_argument, at + "blocksize: expected an integer from 0 to " + std::to_string(max_blocksize) +
-                                            ", got " + std::to_string(config_.blocksize));
-  if (std::find(known_compressors.begin(), known_compressors.end(), config_.cname) == known_compressors.end())
-    throw error(errc::invalid_argument, at + "cname: expected a blosc compressor name, got \"" + config_.cname + "\"");
-  if (blosc_compname_to_compcode(config_.cname.c_str()) < 0)
-    throw error(errc::unsupported, at + "cname: expected a compressor of this c-blosc build (" +
-                                       std::string(blosc_compressors()) + "), got \"" + config_.cname + "\"");
-}
+    : bytes_to_bytes_codec(std::move(where)), config_(config) {}
 
 json::value blosc_codec::to_json() const {
   return json::object{{"name", "blosc"},

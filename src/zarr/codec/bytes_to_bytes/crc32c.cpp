@@ -104,7 +104,7 @@ crc32c_configuration crc32c_configuration::parse(const codec_context& ctx) {
   return {};
 }
 
-crc32c_codec::crc32c_codec(std::string where) : where_(std::move(where)) {}
+crc32c_codec::crc32c_codec(std::string where) : bytes_to_bytes_codec(std::move(where)) {}
 
 json::value crc32c_codec::to_json() const {
   return json::object{{"name", "crc32c"}, {"configuration", json::object{}}};

@@ -37,11 +37,7 @@ gzip_configuration gzip_configuration::parse(const codec_context& ctx) {
 }
 
 gzip_codec::gzip_codec(const gzip_configuration& config, std::string where)
-    : config_(config), where_(std::move(where)) {
-  if (config_.level < 0 || config_.level > 9)
-    throw error(errc::invalid_argument, where_ + ".configuration.level: expected an integer from 0 to 9, got " +
-                                            std::to_string(config_.level));
-}
+    : bytes_to_bytes_codec(std::move(where)), config_(config) {}
 
 json::value gzip_codec::to_json() const {
   return json::object{{"name", "gzip"}, {"configuration", json::object{{"level", config_.level}}}};

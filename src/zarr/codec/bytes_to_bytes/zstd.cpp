@@ -30,11 +30,7 @@ zstd_configuration zstd_configuration::parse(const codec_context& ctx) {
 }
 
 zstd_codec::zstd_codec(const zstd_configuration& config, std::string where)
-    : config_(config), where_(std::move(where)) {
-  if (config_.level < -131072 || config_.level > 22)
-    throw error(errc::invalid_argument, where_ + ".configuration.level: expected an integer from -131072 to 22, got " +
-                                            std::to_string(config_.level));
-}
+    : bytes_to_bytes_codec(std::move(where)), config_(config) {}
 
 json::value zstd_codec::to_json() const {
   json::object config{{"level", config_.level}};

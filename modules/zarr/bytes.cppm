@@ -1,0 +1,92 @@
+// zarr.bytes: the byte buffers that stores, codecs and arrays pass around, the byte ranges
+// of stored values, and buffers a thread keeps from chunk to chunk.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <algorithm>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+export module zarr.bytes;
+
+import zarr.error;
+
+export namespace zarr {
+
+// An allocator that leaves new elements uninitialised, so that a buffer about to be
+// overwritten by a decoder is not first filled with zeros.
+template <class T>
+struct default_init_allocator : std::allocator<T> {
+  template <class U>
+  struct rebind { using other = default_init_allocator<U>; };
+  using std::allocator<T>::allocator;
+  template <class U>
+  void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
+};
+
+// Bytes as stored: a chunk, a shard, a metadata document.
+using bytes = std::vector<std::byte, default_init_allocator<std::byte>>;
+
+// Buffers a thread keeps from chunk to chunk give their memory back beyond this much.
+inline constexpr std::size_t kept_buffer_limit = std::size_t{64} << 20;
+inline void let_go_if_large(bytes& b) noexcept {
+  if (b.capacity() > kept_buffer_limit) bytes().swap(b);
+}
+
+// A byte range of a stored value: [offset, offset + length), or the last `length` bytes.
+struct byte_range {
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+  bool suffix = false;
+
+  [[nodiscard]] static byte_range last(std::uint64_t n) noexcept { return {0, n, true}; }
+};
+
+// The [offset, length) that `range` selects in a value of `size` bytes; throws
+// zarr::error (corrupt_chunk, naming the key) when the range reaches past the end.
+[[nodiscard]] inline std::pair<std::uint64_t, std::uint64_t> resolve_range(std::string_view key, byte_range range,
+                                                                            std::uint64_t size) {
+  const std::uint64_t offset = range.suffix ? size - std::min(range.length, size) : range.offset;
+  if (range.length > size || offset > size - range.length)
+    throw error(errc::corrupt_chunk, "store key \"" + std::string(key) + "\": expected a byte range within " +
+                                         std::to_string(size) + " bytes, got " +
+                                         (range.suffix ? "the last " + std::to_string(range.length)
+                                                       : std::to_string(range.offset) + "+" + std::to_string(range.length)));
+  return {offset, range.length};
+}
+
+// A T that this thread keeps from one chunk to the next, so that its memory is not
+// allocated and faulted in again each time. Each nesting depth has its own (a shard's
+// inner chunks may be shards again, decoded on the same thread); Tag keeps different uses
+// apart. Held from construction to destruction.
+template <class Tag, class T = bytes>
+class thread_buffer {
+ public:
+  thread_buffer() {
+    if (levels().size() <= depth()) levels().resize(depth() + 1);  // references stay valid
+    value_ = &levels()[depth()++];
+  }
+  ~thread_buffer() { --depth(); }
+  thread_buffer(const thread_buffer&) = delete;
+  thread_buffer& operator=(const thread_buffer&) = delete;
+  T& operator*() const noexcept { return *value_; }
+  T* operator->() const noexcept { return value_; }
+
+ private:
+  static std::deque<T>& levels() {
+    thread_local std::deque<T> l;
+    return l;
+  }
+  static std::size_t& depth() {
+    thread_local std::size_t d = 0;
+    return d;
+  }
+  T* value_;
+};
+
+}  // namespace zarr
