@@ -63,7 +63,6 @@ class array {
   template <element T>
   [[nodiscard]] std::vector<T> read(const region& r) const {
     static_assert(has_element_layout<T>);
-    check_element<T>();
     check_region(r, r.num_elements() * static_cast<std::uint64_t>(info(meta_.type).size));
     if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> packs bits: through bytes
       std::vector<std::byte> flags(r.num_elements());
@@ -80,7 +79,6 @@ class array {
   template <element T>
   void write(const region& r, std::span<const T> in, const write_options& options = {}) {
     static_assert(has_element_layout<T>);
-    check_element<T>();
     if (data_type_of<T> == meta_.type) return write(r, std::as_bytes(in), options);
     check_region(r, in.size() * static_cast<std::uint64_t>(info(meta_.type).size));
     std::vector<std::byte> raw(in.size() * static_cast<std::size_t>(info(meta_.type).size));
@@ -102,10 +100,6 @@ class array {
 
  private:
   array(std::shared_ptr<store> s, std::string path, array_metadata meta);
-  template <element T>
-  void check_element() const {
-    check_convertible(data_type_of<T>, meta_.type, element_where());
-  }
   // Reads `r` into `out` as values of `t` (converted exactly when it is not the array's type).
   void read_as(const region& r, data_type t, std::span<std::byte> out) const {
     if (t == meta_.type) return read(r, out);

@@ -138,7 +138,7 @@ class array_builder {
  public:
   array_builder(std::vector<std::uint64_t> shape, data_type type);
 
-  // The regular chunk grid (default: one chunk for the whole array).
+  // The regular chunk grid (default: one chunk for the whole array); drops shards().
   array_builder& chunk_shape(std::vector<std::uint64_t> shape);
   // Chunks of `shard_shape` stored as shards of `inner_chunk_shape` inner chunks: the chain
   // becomes [sharding_indexed{inner_chunk_shape, <codecs()>}], so codecs() then applies to the

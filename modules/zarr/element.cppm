@@ -74,15 +74,6 @@ template <element T>
 inline constexpr bool has_element_layout =
     std::is_trivially_copyable_v<T> && sizeof(T) == static_cast<std::size_t>(info(data_type_of<T>).size);
 
-// True when values of `from` can be converted to `to`, element by element (each value still
-// has to be representable): today every pair of the 29 types. bool is 0 or 1; a real value is
-// a complex one with imaginary part +0, and a complex value is real when its imaginary part is
-// zero. Kept for data types to come (strings) that will not convert.
-[[nodiscard]] constexpr bool convertible(data_type from, data_type to) noexcept {
-  const auto known = [](data_type t) { return static_cast<std::size_t>(t) < data_type_count; };
-  return known(from) && known(to);
-}
-
 // The first element a conversion could not make exact, and why.
 struct conversion_failure {
   std::uint64_t index = 0;
@@ -91,21 +82,20 @@ struct conversion_failure {
 
 // Converts the values of `in` (type `from`, in-memory layout) to `to` into `out` (same number
 // of elements), exactly: NaN stays NaN (its payload is not kept), -0 becomes 0 in types
-// without it, anything else must have the same value in `to`. Stops at the first element
-// that cannot be converted and reports it; nothing when all were. The types must be
-// convertible() and the buffers of matching sizes (checked by the throwing form).
+// without it, anything else must have the same value in `to`. Any two of the 29 types: bool is
+// 0 or 1; a real value is a complex one with imaginary part +0, and a complex value is real
+// when its imaginary part is zero. Stops at the first element that cannot be converted and
+// reports it; nothing when all were. The buffers must be of matching sizes (checked by the
+// throwing form).
 [[nodiscard]] std::optional<conversion_failure> convert_elements(data_type from, std::span<const std::byte> in,
                                                                  data_type to, std::span<std::byte> out) noexcept;
 
 // The throwing form: zarr::error naming `where`, the element index and value:
 // `array "/t", element 3: expected a value that int8 holds exactly, got 3.5 (float64)` —
 // out_of_range beyond the range of `to`, invalid_value otherwise; invalid_argument when the
-// types are not convertible() or the buffer sizes do not match.
+// buffer sizes do not match.
 void convert_elements(data_type from, std::span<const std::byte> in, data_type to, std::span<std::byte> out,
                       std::string_view where);
-
-// Throws zarr::error (invalid_argument) naming `where` unless convertible(from, to).
-void check_convertible(data_type from, data_type to, std::string_view where);
 
 // One value converted exactly to `to`; errors as above, without an element index.
 [[nodiscard]] scalar convert_value(const scalar& value, data_type to, std::string_view where);

@@ -112,16 +112,8 @@ std::optional<conversion_failure> convert_elements(data_type from, std::span<con
   return std::nullopt;
 }
 
-void check_convertible(data_type from, data_type to, std::string_view where) {
-  if (!convertible(from, to))
-    throw error(errc::invalid_argument, std::string(where) + ": expected elements convertible to " +
-                                            std::string(name(to)) + ", got " +
-                                            std::string(name(from)));
-}
-
 void convert_elements(data_type from, std::span<const std::byte> in, data_type to, std::span<std::byte> out,
                       std::string_view where) {
-  check_convertible(from, to, where);
   const auto n = in.size() / static_cast<std::size_t>(info(from).size);
   if (in.size() % static_cast<std::size_t>(info(from).size) != 0 || out.size() != n * static_cast<std::size_t>(info(to).size))
     throw error(errc::invalid_argument, std::string(where) + ": expected buffers of the same number of elements, got " +
@@ -135,7 +127,6 @@ void convert_elements(data_type from, std::span<const std::byte> in, data_type t
 }
 
 scalar convert_value(const scalar& value, data_type to, std::string_view where) {
-  check_convertible(value.type, to, where);
   scalar out{to, {}};
   if (const auto failure = convert_elements(value.type, value.bytes(), to, out.bytes()))
     throw_failure(value.type, value.bytes(), to, failure->reason, std::string(where));
