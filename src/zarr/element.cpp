@@ -1,6 +1,8 @@
 // zarr.element: exact element conversions between data types (the typed layer of
 // zarr::array's read<T> and write<T>, and of typed fill values).
 module;
+#include <bit>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +15,20 @@ module zarr.element;
 import zarr.fill_value;
 
 namespace zarr {
+
+// Typed access copies buffers of the value types as they are when the type is the array's:
+// their object representation must be the in-memory layout of zarr::scalar (the bits in the
+// low bits of one byte, or 16 bits; sub-byte signed integers sign-extended in one byte).
+static_assert(std::bit_cast<std::uint8_t>(float8_e4m3::from_bits(0x38)) == 0x38);
+static_assert(std::bit_cast<std::uint8_t>(float4_e2m1fn::from_bits(0xf)) == 0x0f);
+static_assert(std::bit_cast<std::uint8_t>(float6_e3m2fn::from_bits(0x21)) == 0x21);
+static_assert(std::bit_cast<std::uint16_t>(bfloat16::from_bits(0x3f80)) == 0x3f80);
+static_assert(std::bit_cast<std::uint16_t>(float16::from_bits(0xfc00)) == 0xfc00);
+static_assert(std::bit_cast<std::int8_t>(int4::from_bits(0xd)) == -3);
+static_assert(std::bit_cast<std::int8_t>(int2::from_bits(0x2)) == -2);
+static_assert(std::bit_cast<std::uint8_t>(uint4::from_bits(0xf)) == 15);
+static_assert(has_element_layout<float8_e8m0fnu> && has_element_layout<uint2> && has_element_layout<std::complex<double>>);
+
 namespace {
 
 // The raw bits of element `i` of a buffer of `size`-byte elements (native order).
