@@ -18,6 +18,7 @@ export module zarr.array;
 
 export import zarr.codec;
 export import zarr.dtype;
+export import zarr.element;
 export import zarr.error;
 export import zarr.metadata;
 export import zarr.nd;
@@ -70,19 +71,39 @@ class array {
   // Writes a view of the caller's memory of r's extent, with any strides.
   void write(const region& r, const const_array_view& in, const write_options& options = {});
 
-  // Typed access: T must have the element size of the data type (e.g. float for float32,
-  // std::uint8_t for the 8-bit and smaller types, std::uint16_t for bfloat16/float16 bits).
-  template <class T>
+  // Typed access (zarr.element): T is any element type (bool, the integers, float, double,
+  // std::complex<float/double>, zarr::bfloat16, zarr::float8_e4m3, zarr::int4, ...). For the
+  // array's own type the bytes are copied as they are; for another type every value is
+  // converted exactly (zarr::convert_elements): an element without an exact counterpart is a
+  // zarr::error naming the array, the element index (C order within `r`) and its value. A
+  // write converts everything before it stores anything.
+  template <element T>
   [[nodiscard]] std::vector<T> read(const region& r) const {
-    check_element<T>();
-    std::vector<T> out(r.num_elements());
-    read(r, std::as_writable_bytes(std::span(out)));
-    return out;
+    static_assert(has_element_layout<T>);
+    check_region(r);
+    if constexpr (std::is_same_v<T, bool>) {  // std::vector<bool> packs bits: through bytes
+      std::vector<std::byte> flags(r.num_elements());
+      read_as(r, data_type::bool_, flags);
+      std::vector<bool> out(flags.size());
+      for (std::size_t i = 0; i < flags.size(); ++i) out[i] = flags[i] != std::byte{0};
+      return out;
+    } else {
+      std::vector<T> out(r.num_elements());
+      read_as(r, data_type_of<T>, std::as_writable_bytes(std::span(out)));
+      return out;
+    }
   }
-  template <class T>
+  template <element T>
   void write(const region& r, std::span<const T> in, const write_options& options = {}) {
-    check_element<T>();
-    write(r, std::as_bytes(in), options);
+    static_assert(has_element_layout<T>);
+    if (data_type_of<T> == meta_.type) return write(r, std::as_bytes(in), options);
+    check_region(r);
+    if (in.size() != r.num_elements())
+      throw error(errc::invalid_argument, element_where() + ": region: expected " + std::to_string(r.num_elements()) +
+                                              " elements, got " + std::to_string(in.size()));
+    std::vector<std::byte> raw(in.size() * static_cast<std::size_t>(info(meta_.type).size));
+    convert_elements(data_type_of<T>, std::as_bytes(in), meta_.type, std::span(raw), element_where());
+    write(r, std::span<const std::byte>(raw), options);
   }
 
   // The store key of a chunk ("a/b/c/0/1").
@@ -104,14 +125,15 @@ class array {
 
  private:
   array(std::shared_ptr<store> s, std::string path, array_metadata meta);
-  template <class T>
-  void check_element() const {
-    static_assert(std::is_trivially_copyable_v<T>);
-    if (sizeof(T) != static_cast<std::size_t>(info(meta_.type).size))
-      throw error(errc::invalid_argument, "array \"" + path_ + "\": expected elements of " +
-                                              std::to_string(info(meta_.type).size) + " bytes for " +
-                                              std::string(name(meta_.type)) + ", got " + std::to_string(sizeof(T)));
+  // Reads `r` into `out` as values of `t` (converted exactly when it is not the array's type).
+  void read_as(const region& r, data_type t, std::span<std::byte> out) const {
+    if (t == meta_.type) return read(r, out);
+    std::vector<std::byte> raw(r.num_elements() * static_cast<std::uint64_t>(info(meta_.type).size));
+    read(r, std::span(raw));
+    convert_elements(meta_.type, raw, t, out, element_where());
   }
+  // `array "/path"`, for element errors.
+  [[nodiscard]] std::string element_where() const { return "array \"/" + path_ + "\""; }
   void check_region(const region& r) const;
   // A caller's view for region r: its shape, element size and no element sharing bytes.
   void check_view(const region& r, const const_array_view& v, std::string_view what) const;

@@ -1,0 +1,179 @@
+// zarr.builder: creating an array from C++ values instead of a zarr.json string (core-v3.md
+// "Array metadata"; each codec's spec for its configuration): typed codec configurations in
+// zarr::codecs, typed fill values, and zarr::array_builder, which gives the same validated
+// array_metadata that parsing the equivalent document gives, or a zarr::error.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+#include <boost/json/object.hpp>
+export module zarr.builder;
+
+export import zarr.arithmetic;
+export import zarr.array;
+export import zarr.codec.blosc;
+export import zarr.codec.bytes;
+export import zarr.codec.packbits;
+export import zarr.dtype;
+export import zarr.element;
+export import zarr.error;
+export import zarr.metadata;
+export import zarr.store;
+
+export namespace zarr {
+
+// A number given as a C++ value (3, 0.5f, zarr::bfloat16(1.5), std::complex<double>{1, 2}) or
+// as a zarr::scalar, for fill values and codec scalars. It keeps its own data type; where it is
+// used it is converted exactly to the type there (zarr::convert_value), never rounded.
+class typed_value {
+ public:
+  template <element T>
+    requires has_element_layout<T>
+  typed_value(T v) noexcept : value_(to_scalar(v)) {}  // NOLINT: implicit, like a literal
+  typed_value(const scalar& s) noexcept : value_(s) {}  // NOLINT
+
+  [[nodiscard]] const scalar& value() const noexcept { return value_; }
+
+ private:
+  scalar value_;
+};
+
+namespace codecs {
+
+// codec-bytes.md: {"endian": "little" | "big"}; nothing for types of at most 8 bits.
+struct bytes {
+  std::optional<zarr::endian> endian = zarr::endian::little;
+};
+// Every member has a default, so that designated initializers may leave any out (also
+// under -Wmissing-designated-field-initializers).
+// codec-transpose.md: {"order": [...]}, a permutation of the dimensions.
+struct transpose {
+  std::vector<std::size_t> order = {};
+};
+// codec-crc32c.md: no configuration.
+struct crc32c {};
+// codec-gzip.md: {"level": 0..9}.
+struct gzip {
+  int level = 6;
+};
+// codec-zstd.md: {"level": -131072..22, "checksum": bool}.
+struct zstd {
+  int level = 0;
+  bool checksum = false;
+};
+enum class blosc_cname : std::uint8_t { blosclz, lz4, lz4hc, snappy, zlib, zstd };
+// codec-blosc.md. Without a typesize the element size of the data type is used and recorded.
+struct blosc {
+  blosc_cname cname = blosc_cname::lz4;
+  int clevel = 5;
+  blosc_shuffle shuffle = blosc_shuffle::shuffle;
+  std::optional<std::uint64_t> typesize = {};
+  std::uint64_t blocksize = 0;  // automatic
+};
+// codec-scale_offset.md: encode (x - offset) * scale; values of the type the codec receives.
+struct scale_offset {
+  std::optional<typed_value> offset = {};
+  std::optional<typed_value> scale = {};
+};
+// codec-cast_value.md. Map entries are [input, output] pairs: encode from the type the codec
+// receives to `data_type`, decode back.
+struct cast_value {
+  zarr::data_type data_type = zarr::data_type::float64;
+  rounding_mode rounding = rounding_mode::nearest_even;
+  out_of_range_mode out_of_range = out_of_range_mode::error;
+  std::vector<std::pair<typed_value, typed_value>> encode_map = {};
+  std::vector<std::pair<typed_value, typed_value>> decode_map = {};
+};
+// codec-reshape.md: each entry of `shape` a size, -1 (inferred, at most once), or the list of
+// input dimensions whose product it is.
+struct reshape {
+  std::vector<std::variant<std::int64_t, std::vector<std::size_t>>> shape = {};
+};
+// codec-packbits.md.
+struct packbits {
+  packbits_padding padding_encoding = packbits_padding::none;
+  std::optional<std::uint64_t> first_bit = {};
+  std::optional<std::uint64_t> last_bit = {};
+};
+enum class index_location : std::uint8_t { start, end };
+struct sharding_indexed;
+
+// One codec of a chain.
+using any = std::variant<bytes, transpose, crc32c, gzip, zstd, blosc, scale_offset, cast_value, reshape, packbits,
+                         sharding_indexed>;
+
+// codec-sharding-indexed.md. Empty `codecs` is [bytes{}]; empty `index_codecs` is
+// [bytes{}, crc32c{}].
+struct sharding_indexed {
+  std::vector<std::uint64_t> chunk_shape = {};
+  std::vector<any> codecs = {};
+  std::vector<any> index_codecs = {};
+  index_location location = index_location::end;
+};
+
+// The codec's metadata object {"name": ..., "configuration": {...}} for the data type it
+// receives (`type`: typed scalars are converted to it exactly); `where` ("codecs[1]") names it
+// in errors.
+[[nodiscard]] boost::json::value to_json(const any& codec, data_type type, std::string_view where = "codec");
+
+}  // namespace codecs
+
+// Builds an array's metadata from C++ values. Setters chain; metadata() and create() validate
+// everything (the document round-trips through its text and the codec chain is resolved, as
+// array::create does), so a builder never yields a document the parser would reject.
+//
+//   auto a = zarr::array_builder({1000, 1000}, zarr::data_type::float32)
+//                .chunk_shape({100, 100})
+//                .fill_value(std::numeric_limits<float>::quiet_NaN())
+//                .codecs({zarr::codecs::zstd{.level = 3}})
+//                .create(store, "temperature");
+class array_builder {
+ public:
+  array_builder(std::vector<std::uint64_t> shape, data_type type);
+
+  // The regular chunk grid (default: one chunk for the whole array); drops shards().
+  array_builder& chunk_shape(std::vector<std::uint64_t> shape);
+  // Chunks of `shard_shape` stored as shards of `inner_chunk_shape` inner chunks: the chain
+  // becomes [sharding_indexed{inner_chunk_shape, <codecs()>}], so codecs() then applies to the
+  // inner chunks.
+  array_builder& shards(std::vector<std::uint64_t> shard_shape, std::vector<std::uint64_t> inner_chunk_shape,
+                        codecs::index_location location = codecs::index_location::end);
+  // Converted exactly to the data type (an error at metadata() otherwise). Default: zero
+  // (false; 1 for float8_e8m0fnu, which has no zero).
+  array_builder& fill_value(typed_value value);
+  // The chain in order. When it holds no array -> bytes codec (bytes, packbits,
+  // sharding_indexed), bytes{} goes after the array -> array ones. Default: [bytes{}].
+  array_builder& codecs(std::vector<codecs::any> chain);
+  array_builder& attributes(boost::json::object attributes);
+  array_builder& dimension_names(std::vector<std::optional<std::string>> names);
+  // Default: {"name": "default", "separator": "/"}.
+  array_builder& chunk_key_encoding(zarr::chunk_key_encoding encoding);
+
+  // The metadata, validated; zarr::error (the code of the first problem) with a message that
+  // starts "array_builder: " and names the field ("fill_value", "codecs[0].configuration.scale").
+  [[nodiscard]] array_metadata metadata() const;
+  // The zarr.json document, validated.
+  [[nodiscard]] std::string to_text() const { return metadata().to_text(); }
+  // array::create with metadata().
+  array create(std::shared_ptr<store> s, std::string_view path, bool overwrite = false) const;
+
+ private:
+  std::vector<std::uint64_t> shape_;
+  data_type type_;
+  std::optional<std::vector<std::uint64_t>> chunk_shape_;
+  std::optional<codecs::sharding_indexed> shards_;
+  std::optional<typed_value> fill_;
+  std::vector<codecs::any> codecs_;
+  boost::json::object attributes_;
+  std::optional<std::vector<std::optional<std::string>>> dimension_names_;
+  zarr::chunk_key_encoding key_encoding_;
+};
+
+}  // namespace zarr

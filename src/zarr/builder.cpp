@@ -1,0 +1,260 @@
+// zarr.builder: the JSON each typed codec configuration stands for, and array_builder's
+// validation (the same round trip through text and parse, and the same chain resolution, as
+// array::create).
+module;
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+#include <boost/json.hpp>
+module zarr.builder;
+
+import zarr.codec;
+import zarr.fill_value;
+
+namespace zarr {
+namespace json = boost::json;
+
+namespace codecs {
+namespace {
+
+json::value named(std::string_view name, json::object configuration) {
+  return json::object{{"name", name}, {"configuration", std::move(configuration)}};
+}
+
+std::string_view cname_of(blosc_cname c) {
+  switch (c) {
+    case blosc_cname::blosclz: return "blosclz";
+    case blosc_cname::lz4: return "lz4";
+    case blosc_cname::lz4hc: return "lz4hc";
+    case blosc_cname::snappy: return "snappy";
+    case blosc_cname::zlib: return "zlib";
+    case blosc_cname::zstd: return "zstd";
+  }
+  return "?";
+}
+
+std::string_view shuffle_of(blosc_shuffle s) {
+  switch (s) {
+    case blosc_shuffle::noshuffle: return "noshuffle";
+    case blosc_shuffle::shuffle: return "shuffle";
+    case blosc_shuffle::bitshuffle: return "bitshuffle";
+  }
+  return "?";
+}
+
+std::string_view padding_of(packbits_padding p) {
+  switch (p) {
+    case packbits_padding::none: return "none";
+    case packbits_padding::first_byte: return "first_byte";
+    case packbits_padding::last_byte: return "last_byte";
+  }
+  return "?";
+}
+
+// A typed scalar as the JSON of a value of `type` (exact: the shortest decimal that reads back).
+json::value scalar_json(const typed_value& v, data_type type, const std::string& where) {
+  return fill_value_to_json(convert_value(v.value(), type, where));
+}
+
+bool is_array_to_bytes(const any& c) {
+  return std::holds_alternative<bytes>(c) || std::holds_alternative<packbits>(c) ||
+         std::holds_alternative<sharding_indexed>(c);
+}
+
+// The chain's JSON; `type` is what the first codec receives and follows the cast_value codecs.
+json::array chain_json(const std::vector<any>& chain, data_type type, const std::string& where) {
+  json::array out;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const auto at = where + "[" + std::to_string(i) + "]";
+    out.push_back(to_json(chain[i], type, at));
+    if (const auto* c = std::get_if<cast_value>(&chain[i])) type = c->data_type;
+  }
+  return out;
+}
+
+}  // namespace
+
+json::value to_json(const any& codec, data_type type, std::string_view where_view) {
+  const std::string where(where_view);
+  const auto at = where + ".configuration.";
+  return std::visit(
+      [&](const auto& c) -> json::value {
+        using C = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<C, bytes>) {
+          json::object config;
+          // codec-bytes.md: the byte order of types of one byte is left out (the codec's own form)
+          if (c.endian && info(type).size > 1) config["endian"] = *c.endian == zarr::endian::little ? "little" : "big";
+          return named("bytes", std::move(config));
+        } else if constexpr (std::is_same_v<C, transpose>) {
+          json::array order;
+          for (auto d : c.order) order.push_back(d);
+          return named("transpose", {{"order", std::move(order)}});
+        } else if constexpr (std::is_same_v<C, crc32c>) {
+          return named("crc32c", {});
+        } else if constexpr (std::is_same_v<C, gzip>) {
+          return named("gzip", {{"level", c.level}});
+        } else if constexpr (std::is_same_v<C, zstd>) {
+          json::object config{{"level", c.level}};
+          if (c.checksum) config["checksum"] = true;  // codec-zstd.md: omitted when false
+          return named("zstd", std::move(config));
+        } else if constexpr (std::is_same_v<C, blosc>) {
+          json::object config{{"cname", cname_of(c.cname)}, {"clevel", c.clevel}, {"shuffle", shuffle_of(c.shuffle)},
+                              {"blocksize", c.blocksize}};
+          if (c.typesize) config["typesize"] = *c.typesize;
+          return named("blosc", std::move(config));
+        } else if constexpr (std::is_same_v<C, scale_offset>) {
+          json::object config;
+          if (c.offset) config["offset"] = scalar_json(*c.offset, type, at + "offset");
+          if (c.scale) config["scale"] = scalar_json(*c.scale, type, at + "scale");
+          return named("scale_offset", std::move(config));
+        } else if constexpr (std::is_same_v<C, cast_value>) {
+          json::object config{{"data_type", zarr::to_json(c.data_type)}, {"rounding", to_string(c.rounding)}};
+          if (c.out_of_range != out_of_range_mode::error) config["out_of_range"] = to_string(c.out_of_range);
+          json::object map;
+          const auto entries = [&](const auto& pairs, data_type from, data_type to, const std::string& key) {
+            json::array a;
+            for (std::size_t i = 0; i < pairs.size(); ++i) {
+              const auto e = at + "scalar_map." + key + "[" + std::to_string(i) + "]";
+              a.push_back(json::array{scalar_json(pairs[i].first, from, e + "[0]"), scalar_json(pairs[i].second, to, e + "[1]")});
+            }
+            return a;
+          };
+          if (!c.encode_map.empty()) map["encode"] = entries(c.encode_map, type, c.data_type, "encode");
+          if (!c.decode_map.empty()) map["decode"] = entries(c.decode_map, c.data_type, type, "decode");
+          if (!map.empty()) config["scalar_map"] = std::move(map);
+          return named("cast_value", std::move(config));
+        } else if constexpr (std::is_same_v<C, reshape>) {
+          json::array shape;
+          for (const auto& d : c.shape) {
+            if (const auto* n = std::get_if<std::int64_t>(&d)) {
+              shape.push_back(*n);
+            } else {
+              json::array dims;
+              for (auto k : std::get<std::vector<std::size_t>>(d)) dims.push_back(k);
+              shape.push_back(std::move(dims));
+            }
+          }
+          return named("reshape", {{"shape", std::move(shape)}});
+        } else if constexpr (std::is_same_v<C, packbits>) {
+          json::object config{{"padding_encoding", padding_of(c.padding_encoding)}};
+          if (c.first_bit) config["first_bit"] = *c.first_bit;
+          if (c.last_bit) config["last_bit"] = *c.last_bit;
+          return named("packbits", std::move(config));
+        } else {
+          static_assert(std::is_same_v<C, sharding_indexed>);
+          json::array shape;
+          for (auto d : c.chunk_shape) shape.push_back(d);
+          const std::vector<any> inner = c.codecs.empty() ? std::vector<any>{bytes{}} : c.codecs;
+          const std::vector<any> index =
+              c.index_codecs.empty() ? std::vector<any>{bytes{}, crc32c{}} : c.index_codecs;
+          return named("sharding_indexed",
+                       {{"chunk_shape", std::move(shape)},
+                        {"codecs", chain_json(inner, type, at + "codecs")},
+                        {"index_codecs", chain_json(index, data_type::uint64, at + "index_codecs")},
+                        {"index_location", c.location == index_location::end ? "end" : "start"}});
+        }
+      },
+      codec);
+}
+
+}  // namespace codecs
+
+array_builder::array_builder(std::vector<std::uint64_t> shape, data_type type) : shape_(std::move(shape)), type_(type) {}
+
+array_builder& array_builder::chunk_shape(std::vector<std::uint64_t> shape) {
+  chunk_shape_ = std::move(shape);
+  shards_.reset();
+  return *this;
+}
+
+array_builder& array_builder::shards(std::vector<std::uint64_t> shard_shape, std::vector<std::uint64_t> inner_chunk_shape,
+                                     codecs::index_location location) {
+  chunk_shape_ = std::move(shard_shape);
+  shards_ = codecs::sharding_indexed{.chunk_shape = std::move(inner_chunk_shape), .codecs = {}, .index_codecs = {},
+                                     .location = location};
+  return *this;
+}
+
+array_builder& array_builder::fill_value(typed_value value) {
+  fill_ = value;
+  return *this;
+}
+
+array_builder& array_builder::codecs(std::vector<codecs::any> chain) {
+  codecs_ = std::move(chain);
+  return *this;
+}
+
+array_builder& array_builder::attributes(json::object attributes) {
+  attributes_ = std::move(attributes);
+  return *this;
+}
+
+array_builder& array_builder::dimension_names(std::vector<std::optional<std::string>> names) {
+  dimension_names_ = std::move(names);
+  return *this;
+}
+
+array_builder& array_builder::chunk_key_encoding(zarr::chunk_key_encoding encoding) {
+  key_encoding_ = encoding;
+  return *this;
+}
+
+array_metadata array_builder::metadata() const {
+  try {
+    array_metadata m;
+    m.shape = shape_;
+    m.type = type_;
+    if (chunk_shape_) {
+      m.chunk_shape = *chunk_shape_;
+    } else {
+      for (auto d : shape_) m.chunk_shape.push_back(d == 0 ? 1 : d);
+    }
+    m.key_encoding = key_encoding_;
+    m.fill_value = fill_ ? convert_value(fill_->value(), type_, "fill_value") : default_fill_value(type_);
+
+    // The chain: the user's codecs, with bytes{} after the array -> array ones when there is
+    // no array -> bytes codec; with shards, all of that inside sharding_indexed.
+    std::vector<codecs::any> chain = codecs_;
+    bool has_array_to_bytes = false;
+    for (const auto& c : chain) has_array_to_bytes = has_array_to_bytes || codecs::is_array_to_bytes(c);
+    if (!has_array_to_bytes) {
+      std::size_t k = 0;
+      while (k < chain.size() &&
+             (std::holds_alternative<codecs::transpose>(chain[k]) || std::holds_alternative<codecs::scale_offset>(chain[k]) ||
+              std::holds_alternative<codecs::cast_value>(chain[k]) || std::holds_alternative<codecs::reshape>(chain[k])))
+        ++k;
+      chain.insert(chain.begin() + static_cast<std::ptrdiff_t>(k), codecs::bytes{});
+    }
+    if (shards_) {
+      auto sharding = *shards_;
+      sharding.codecs = std::move(chain);
+      chain = {std::move(sharding)};
+    }
+    m.codecs = codecs::chain_json(chain, type_, "codecs");
+    m.attributes = attributes_;
+    m.dimension_names = dimension_names_;
+
+    // What array::create does: the text, parsed back, and the chain resolved on it.
+    const auto text = m.to_text();
+    auto parsed = array_metadata::parse(parse_json(text), text);
+    const codec_chain resolved(parsed.codecs, chunk_spec{parsed.chunk_shape, parsed.type, parsed.fill_value}, "codecs",
+                               parsed.source);
+    return parsed;
+  } catch (const error& e) {
+    throw error(e.code(), std::string("array_builder: ") + e.what());
+  }
+}
+
+array array_builder::create(std::shared_ptr<store> s, std::string_view path, bool overwrite) const {
+  return array::create(std::move(s), path, metadata(), overwrite);
+}
+
+}  // namespace zarr
