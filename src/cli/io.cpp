@@ -81,6 +81,8 @@ constexpr std::size_t populate_limit = std::size_t{1} << 30;
 // nothing is copied into fresh memory. Values that need converting (sub-byte types, bool
 // checks, byte swaps) are converted in place in the mapping, whose written pages become
 // this process's own. False when `path` is not a regular file (a pipe): read it as a stream.
+// (A file truncated by another process meanwhile ends this one with SIGBUS, as with any
+// mapped input.)
 bool write_mapped(zarr::array& a, const zarr::region& r, const std::string& path, value_format format,
                   const std::string& input_name) {
   const descriptor f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
@@ -126,7 +128,11 @@ bool write_mapped(zarr::array& a, const zarr::region& r, const std::string& path
   for (const auto& piece : pieces) {
     const auto n = piece.num_elements();
     const std::span<std::byte> values(m.bytes() + offset + first * size, static_cast<std::size_t>(n * size));
-    if (m.size > populate_limit) ::madvise(values.data() - (offset + first * size) % 4096, values.size(), MADV_WILLNEED);
+    if (m.size > populate_limit) {  // from the page the slab starts in
+      const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+      const auto start = (offset + first * size) / page * page;
+      ::madvise(m.bytes() + start, static_cast<std::size_t>(offset + first * size + values.size() - start), MADV_WILLNEED);
+    }
     if (convert) {
       if (swap) swap_elements(values, type);
       from_raw(values, type, first, input_name);

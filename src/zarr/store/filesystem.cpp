@@ -1,4 +1,7 @@
-// zarr.store.filesystem: POSIX file I/O under a root directory.
+// zarr.store.filesystem: POSIX file I/O under a root directory. The root is the directory
+// the constructor opened: keys are resolved beneath it by the kernel (openat2 with
+// RESOLVE_BENEATH), one system call per key, with no cache of checked folders that a folder
+// moved away or replaced by a link could fool.
 module;
 #include <fcntl.h>
 #include <linux/openat2.h>
