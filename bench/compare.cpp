@@ -1,6 +1,7 @@
 // One measured operation of the side-by-side benchmark (bench/compare runs it, once per
 // process, and reads its peak RSS): this library's write/read paths on a uint16 cube, and
-// the floor they are judged against: plain pread + libzstd into one buffer, write + ZSTD.
+// the floors they are judged against: plain pread + libzstd into one buffer (all chunks on
+// THREADS threads, or chunk by chunk on the calling thread), write + ZSTD.
 // Usage: zarr.bench.compare OP LAYOUT THREADS SIZE STORE_DIR   (bench/README.md)
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -269,6 +270,82 @@ void floor_read(layout l, const geometry& g, std::size_t threads, const std::str
   });
 }
 
+// The floor of "read chunk by chunk": each chunk (shard) file in C order of the chunk grid,
+// one after another on the calling thread (the same for any THREADS), read whole with one
+// pread and decoded into its own slot of `out`: one decompress (uncompressed: a memcpy; a
+// shard: one per inner chunk, in inner-chunk order, not rearranged into C order).
+void floor_read_chunks(layout l, const geometry& g, const std::string& dir, std::uint16_t* out) {
+  const auto chunk_elements = g.chunk * g.chunk * g.chunk;
+  const auto inner_elements = g.inner * g.inner * g.inner;
+  const auto inner_count = chunk_elements / inner_elements;
+  std::vector<std::byte> scratch;
+  const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  for_each_box(g, {g.chunk}, [&](std::uint64_t z0, std::uint64_t y0, std::uint64_t x0, std::uint64_t, std::uint64_t pos) {
+    const auto n = read_file(chunk_path(dir, z0 / g.chunk, y0 / g.chunk, x0 / g.chunk), scratch);
+    auto* dst = out + pos;
+    const auto* src = scratch.data();
+    if (l == layout::uncompressed) {
+      if (n != chunk_elements * 2) throw std::runtime_error("unexpected chunk size");
+      std::memcpy(dst, src, n);
+    } else if (l == layout::zstd) {
+      const auto r = ZSTD_decompressDCtx(dctx.get(), dst, chunk_elements * 2, src, n);
+      check_zstd(r, "decompress");
+      if (r != chunk_elements * 2) throw std::runtime_error("unexpected chunk size");
+    } else {
+      const auto* index = src + n - 4 - 16 * inner_count;
+      for (std::uint64_t k = 0; k < inner_count; ++k) {
+        std::uint64_t entry[2];
+        std::memcpy(entry, index + 16 * k, 16);
+        const auto r = ZSTD_decompressDCtx(dctx.get(), dst + k * inner_elements, inner_elements * 2, src + entry[0], entry[1]);
+        check_zstd(r, "decompress");
+        if (r != inner_elements * 2) throw std::runtime_error("unexpected inner chunk size");
+      }
+    }
+  });
+}
+
+// The floor of "read inner chunk by inner chunk" (sharded layout): shard by shard, the
+// index read once (one pread from the end; crc not checked), then each inner chunk in C
+// order of the shard's inner grid read with one pread and decompressed into its own slot
+// of `out`, one after another on the calling thread.
+void floor_read_inner(layout l, const geometry& g, const std::string& dir, std::uint16_t* out) {
+  if (l != layout::sharded) throw std::runtime_error("floor_read_inner: expected the sharded layout");
+  const auto chunk_elements = g.chunk * g.chunk * g.chunk;
+  const auto inner_elements = g.inner * g.inner * g.inner;
+  const auto inner_count = chunk_elements / inner_elements;
+  std::vector<std::byte> scratch;
+  std::vector<std::uint64_t> index(2 * inner_count + 1);
+  const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  const auto pread_exact = [](int fd, void* to, std::size_t size, std::uint64_t at, const std::string& path) {
+    auto* p = static_cast<std::byte*>(to);
+    while (size > 0) {
+      const auto n = ::pread(fd, p, size, static_cast<off_t>(at));
+      if (n <= 0) throw std::runtime_error("cannot read " + path);
+      p += n;
+      at += static_cast<std::uint64_t>(n);
+      size -= static_cast<std::size_t>(n);
+    }
+  };
+  for_each_box(g, {g.chunk}, [&](std::uint64_t z0, std::uint64_t y0, std::uint64_t x0, std::uint64_t, std::uint64_t pos) {
+    const auto path = chunk_path(dir, z0 / g.chunk, y0 / g.chunk, x0 / g.chunk);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw std::runtime_error("cannot open " + path);
+    const std::unique_ptr<const int, void (*)(const int*)> closer(&fd, [](const int* f) { ::close(*f); });
+    struct stat st {};
+    ::fstat(fd, &st);
+    const auto index_bytes = 16 * inner_count + 4;
+    pread_exact(fd, index.data(), index_bytes, static_cast<std::uint64_t>(st.st_size) - index_bytes, path);
+    for (std::uint64_t k = 0; k < inner_count; ++k) {
+      const auto offset = index[2 * k], nbytes = index[2 * k + 1];
+      if (scratch.size() < nbytes) scratch.resize(nbytes);
+      pread_exact(fd, scratch.data(), nbytes, offset, path);
+      const auto r = ZSTD_decompressDCtx(dctx.get(), out + pos + k * inner_elements, inner_elements * 2, scratch.data(), nbytes);
+      check_zstd(r, "decompress");
+      if (r != inner_elements * 2) throw std::runtime_error("unexpected inner chunk size");
+    }
+  });
+}
+
 // The chunk (shard) files from `in` (chunk-major, as floor_read leaves them): compress,
 // assemble shards, write each file with open/write/close. Directories are made first.
 void floor_write(layout l, const geometry& g, std::size_t threads, const std::string& dir, const std::uint16_t* in) {
@@ -318,7 +395,7 @@ void floor_write(layout l, const geometry& g, std::size_t threads, const std::st
 int usage() {
   std::fputs(
       "usage: zarr.bench.compare OP LAYOUT THREADS SIZE STORE_DIR\n"
-      "  OP: write | read | read_chunks | read_inner | floor_write | floor_read\n"
+      "  OP: write | read | read_chunks | read_inner | floor_write | floor_read | floor_read_chunks | floor_read_inner\n"
       "  LAYOUT: uncompressed | zstd | sharded; THREADS: zarr::set_concurrency (floor: std::threads)\n"
       "  SIZE: the cube's edge (512 by default in bench/compare); STORE_DIR: the array's store root\n"
       "Prints one JSON line: {\"op\", \"layout\", \"threads\", \"size\", \"seconds\", \"cpu_seconds\", \"mismatches\"}.\n",
@@ -392,6 +469,14 @@ int main(int argc, char** argv) {
     } else if (op == "floor_read") {
       buffer out(total);
       timed([&] { floor_read(l, g, threads, dir, out.data.get()); });
+      bad = mismatches(g, chunk_major, out.data.get());
+    } else if (op == "floor_read_chunks") {
+      buffer out(total);
+      timed([&] { floor_read_chunks(l, g, dir, out.data.get()); });
+      bad = mismatches(g, chunk_major, out.data.get());
+    } else if (op == "floor_read_inner") {
+      buffer out(total);
+      timed([&] { floor_read_inner(l, g, dir, out.data.get()); });
       bad = mismatches(g, chunk_major, out.data.get());
     } else if (op == "floor_write") {
       buffer in(total);

@@ -6,7 +6,7 @@ namespace zarr_cli {
 std::optional<std::string> help_text(std::string_view command) {
   if (command.empty())
     return "zarr3 " ZARR_VERSION " - Zarr v3 arrays in directory stores\n\n"
-           "usage: zarr3 COMMAND [ARGS]\n\n"
+           "usage: zarr3 [--threads N] COMMAND [ARGS]\n\n"
            "commands:\n"
            "  create PATH --metadata FILE [--attrs FILE] [--overwrite]   create an array or group\n"
            "  write PATH --input FILE [--format raw|json|npy] [--region R]   write values\n"
@@ -21,6 +21,8 @@ std::optional<std::string> help_text(std::string_view command) {
            "  --version                     the version\n\n"
            "PATH is a directory store, optionally followed by '#' and a node path inside it:\n"
            "data.zarr is the root node, data.zarr#/a/b the node a/b.\n\n"
+           "--threads N (anywhere on the line) caps the threads that encode and decode chunks\n"
+           "(default: one per core).\n\n"
            "A region R is one start:stop per dimension, comma-separated, half-open, either side\n"
            "optional: 0:10,:,5: (':' is the whole dimension).\n\n"
            "Formats: json is one flat JSON array of all values in C order (integers exact, floats\n"

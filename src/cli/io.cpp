@@ -1,10 +1,20 @@
 // zarr3 create, write and read: metadata documents in, values in and out (json, raw, npy).
+// Raw and npy files are mapped: write hands the input file's pages to the array, read
+// decodes straight into the output file's pages (no copy through fresh memory).
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <boost/json.hpp>
 #include <bit>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <streambuf>
+#include <utility>
 #include <variant>
 #include "cli.hpp"
 #include "formats.hpp"
@@ -25,6 +35,189 @@ std::string region_text(const zarr::region& r) {
 zarr::region region_of(const arguments& args, const zarr::array& a) {
   const auto text = args.get("--region");
   return text ? parse_region(*text, a.shape()) : zarr::region::all(a.shape());
+}
+
+// A file descriptor closed on every path out; close() reports the error of an explicit close.
+struct descriptor {
+  int fd = -1;
+  explicit descriptor(int f) : fd(f) {}
+  descriptor(const descriptor&) = delete;
+  descriptor& operator=(const descriptor&) = delete;
+  ~descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+  [[nodiscard]] int close() { return ::close(std::exchange(fd, -1)); }
+};
+
+// A file mapped whole; unmapped at the end.
+struct mapping {
+  void* base = MAP_FAILED;
+  std::size_t size = 0;
+  mapping() = default;
+  mapping(const mapping&) = delete;
+  mapping& operator=(const mapping&) = delete;
+  ~mapping() {
+    if (base != MAP_FAILED) ::munmap(base, size);
+  }
+  [[nodiscard]] std::byte* bytes() const { return base == MAP_FAILED ? nullptr : static_cast<std::byte*>(base); }
+};
+
+// Memory as an input stream (the npy header of a mapped file); never written through.
+class memory_buffer : public std::streambuf {
+ public:
+  memory_buffer(const std::byte* p, std::size_t n) {
+    auto* c = const_cast<char*>(reinterpret_cast<const char*>(p));
+    setg(c, c, c + n);
+  }
+  [[nodiscard]] std::size_t consumed() const { return static_cast<std::size_t>(gptr() - eback()); }
+};
+
+// Inputs up to this size are mapped with every page in place at once (MAP_POPULATE: one
+// system call instead of a fault per 64 KiB); larger ones are read ahead slab by slab.
+constexpr std::size_t populate_limit = std::size_t{1} << 30;
+
+// The values of the raw or npy file `path` (the region's, in C order) written to `a`
+// through a private read-only mapping of the file: the array reads the file's cached pages,
+// nothing is copied into fresh memory. Values that need converting (sub-byte types, bool
+// checks, byte swaps) are converted in place in the mapping, whose written pages become
+// this process's own. False when `path` is not a regular file (a pipe): read it as a stream.
+// (A file truncated by another process meanwhile ends this one with SIGBUS, as with any
+// mapped input.)
+bool write_mapped(zarr::array& a, const zarr::region& r, const std::string& path, value_format format,
+                  const std::string& input_name) {
+  const descriptor f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (f.fd < 0) throw zarr::error(zarr::errc::io, input_name + ": cannot open it: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) throw zarr::error(zarr::errc::io, input_name + ": cannot stat it: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return false;
+  const auto type = a.type();
+  const auto size = static_cast<std::uint64_t>(zarr::info(type).size);
+  mapping m;
+  if (st.st_size > 0) {
+    m.size = static_cast<std::size_t>(st.st_size);
+    m.base = ::mmap(nullptr, m.size, PROT_READ, MAP_PRIVATE | (m.size <= populate_limit ? MAP_POPULATE : 0), f.fd, 0);
+    if (m.base == MAP_FAILED) throw zarr::error(zarr::errc::io, input_name + ": cannot map it: " + std::strerror(errno));
+  }
+  std::size_t offset = 0;
+  bool swap = false;
+  if (format == value_format::npy) {
+    memory_buffer buffer(m.bytes(), m.size);
+    std::istream in(&buffer);
+    swap = read_npy_header(in, type, r.extent(), input_name);
+    offset = buffer.consumed();
+  }
+  const auto expected = r.num_elements() * size;
+  const auto got = static_cast<std::uint64_t>(m.size - offset);
+  if (got < expected)
+    throw zarr::error(zarr::errc::invalid_value, input_name + ": expected " + std::to_string(expected) + " bytes of values, got " +
+                                                     std::to_string(got));
+  if (got > expected)
+    throw zarr::error(zarr::errc::invalid_value, input_name + ": expected " + std::to_string(expected) + " bytes of values, got more");
+  const auto& t = zarr::info(type);
+  const bool convert = swap || std::endian::native == std::endian::big || t.bits < 8 || type == zarr::data_type::bool_;
+  if (convert && m.size > 0 && ::mprotect(m.base, m.size, PROT_READ | PROT_WRITE) != 0)
+    throw zarr::error(zarr::errc::io, input_name + ": cannot map it: " + std::strerror(errno));
+
+  progress bar("write", r.num_elements());
+  // One call for the whole region (the array spreads its chunks over the threads), in slabs
+  // only to draw the progress bar or to read a large file ahead.
+  const bool in_slabs = bar.enabled() || m.size > populate_limit;
+  const auto pieces = in_slabs ? slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size)
+                               : std::vector<zarr::region>{r};
+  std::uint64_t first = 0;
+  for (const auto& piece : pieces) {
+    const auto n = piece.num_elements();
+    const std::span<std::byte> values(m.bytes() + offset + first * size, static_cast<std::size_t>(n * size));
+    if (m.size > populate_limit) {  // from the page the slab starts in
+      const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+      const auto start = (offset + first * size) / page * page;
+      ::madvise(m.bytes() + start, static_cast<std::size_t>(offset + first * size + values.size() - start), MADV_WILLNEED);
+    }
+    if (convert) {
+      if (swap) swap_elements(values, type);
+      from_raw(values, type, first, input_name);
+    }
+    a.write(piece, values);
+    first += n;
+    bar.advance(n);
+  }
+  return true;
+}
+
+// Writes all of `data` to `fd`, or throws naming the output.
+void write_all(int fd, const std::byte* data, std::size_t size, const std::string& output) {
+  while (size > 0) {
+    const auto n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw zarr::error(zarr::errc::io, "output \"" + output + "\": cannot write it: " + std::strerror(errno));
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+// The values of region `r` of `a` into the raw or npy file open as `f` (new, empty): the
+// file is made its final size with its blocks reserved (fallocate), mapped shared, and the
+// array decodes straight into its pages; the header (npy) is copied in front. A write
+// through a mapping that the file system cannot back is a SIGBUS, not an error, hence the
+// reservation first: a full disk fails there with ENOSPC. Where the file system cannot
+// reserve (no fallocate) or the file cannot be mapped, the values go through a buffer and
+// write(), each call checked. Closes `f`, checking that too.
+void read_to_file(const zarr::array& a, const zarr::region& r, descriptor& f, const std::string& output,
+                  value_format format, const std::string& header) {
+  const auto type = a.type();
+  const auto size = static_cast<std::uint64_t>(zarr::info(type).size);
+  const auto data_bytes = r.num_elements() * size;
+  const auto total = static_cast<std::size_t>(header.size() + data_bytes);
+  const auto fail = [&](const char* what) {
+    throw zarr::error(zarr::errc::io, "output \"" + output + "\": " + what + ": " + std::strerror(errno));
+  };
+  const auto convert = [&](std::span<std::byte> values) {
+    if (format == value_format::raw) to_raw(values, type);
+    if (format == value_format::npy && std::endian::native == std::endian::big) swap_elements(values, type);
+  };
+  mapping m;
+  if (data_bytes > 0) {
+    // fallocate, not posix_fallocate: glibc emulates the latter, where the file system lacks
+    // it, by writing a byte to every block; the plain writes below are better then.
+    if (::fallocate(f.fd, 0, 0, static_cast<off_t>(total)) == 0) {
+      m.base = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, f.fd, 0);
+      if (m.base != MAP_FAILED) m.size = total;
+      else if (::ftruncate(f.fd, 0) != 0) fail("cannot truncate it");
+    } else if (errno == ENOSPC || errno == EDQUOT || errno == EFBIG) {
+      fail("cannot write it");
+    }
+  }
+  progress bar("read", r.num_elements());
+  const auto pieces = m.size == 0 || bar.enabled()
+                          ? slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size)
+                          : std::vector<zarr::region>{r};
+  if (m.size > 0) {
+    // Every page of the file in place and writable in one call, not a fault per page.
+    ::madvise(m.base, m.size, MADV_POPULATE_WRITE);  // an older kernel refuses: the pages fault in instead
+    std::memcpy(m.bytes(), header.data(), header.size());
+    std::uint64_t first = 0;
+    for (const auto& piece : pieces) {
+      const auto n = piece.num_elements();
+      const std::span<std::byte> values(m.bytes() + header.size() + first * size, static_cast<std::size_t>(n * size));
+      a.read(piece, values);
+      convert(values);
+      first += n;
+      bar.advance(n);
+    }
+    if (::munmap(std::exchange(m.base, MAP_FAILED), m.size) != 0) fail("cannot write it");
+  } else {
+    write_all(f.fd, reinterpret_cast<const std::byte*>(header.data()), header.size(), output);
+    zarr::bytes buffer;
+    for (const auto& piece : pieces) {
+      const auto n = piece.num_elements();
+      buffer.resize(static_cast<std::size_t>(n * size));
+      a.read(piece, buffer);
+      convert(buffer);
+      write_all(f.fd, buffer.data(), buffer.size(), output);
+      bar.advance(n);
+    }
+  }
+  if (f.close() != 0) fail("cannot write it");
 }
 
 }  // namespace
@@ -83,6 +276,14 @@ int run_write(std::span<const std::string_view> argv) {
   const auto size = static_cast<std::uint64_t>(zarr::info(type).size);
   const std::string input_name = *input == "-" ? std::string("stdin") : "input \"" + *input + "\"";
 
+  const auto done = [&] {
+    std::cout << "wrote " << r.num_elements() << " " << zarr::name(type) << " values to " << where.display()
+              << (args.has("--region") ? " [" + region_text(r) + "]" : std::string()) << "\n";
+    return exit_ok;
+  };
+  if (format != value_format::json && *input != "-" && write_mapped(a, r, *input, format, input_name)) return done();
+
+  // json, stdin and pipes: read as a stream, in slabs.
   std::string text;
   std::ifstream file;
   std::istream* in = &std::cin;
@@ -128,9 +329,7 @@ int run_write(std::span<const std::string_view> argv) {
     first += n;
     bar.advance(n);
   }
-  std::cout << "wrote " << r.num_elements() << " " << zarr::name(type) << " values to " << where.display()
-            << (args.has("--region") ? " [" + region_text(r) + "]" : std::string()) << "\n";
-  return exit_ok;
+  return done();
 }
 
 // -------------------------------------------------------------------------------- read
@@ -149,6 +348,23 @@ int run_read(std::span<const std::string_view> argv) {
   std::string header;
   if (format == value_format::npy) header = npy_header(type, r.extent());  // before creating the file
 
+  if (to_file && format != value_format::json) {
+    descriptor f{::open(output->c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)};
+    if (f.fd < 0) throw zarr::error(zarr::errc::io, "output \"" + *output + "\": cannot create it: " + std::strerror(errno));
+    struct stat st {};
+    const bool regular = ::fstat(f.fd, &st) == 0 && S_ISREG(st.st_mode);  // not /dev/full or a pipe
+    try {
+      read_to_file(a, r, f, *output, format, header);
+    } catch (...) {
+      if (f.fd >= 0) static_cast<void>(f.close());
+      std::error_code ec;
+      if (regular) std::filesystem::remove(*output, ec);  // no half-written file left behind
+      throw;
+    }
+    return exit_ok;
+  }
+
+  // json, and stdout: a stream, in slabs.
   std::ofstream file;
   if (to_file) {
     file.open(*output, std::ios::binary | std::ios::trunc);

@@ -1,7 +1,10 @@
 // zarr3: the command-line tool. Dispatches to the commands (src/cli/*.cpp) and turns errors
 // into exit statuses: 0 success, 1 a data or metadata error, 2 a usage error.
+#include <charconv>
+#include <cstddef>
 #include <exception>
 #include <iostream>
+#include <system_error>
 #include <new>
 #include <string>
 #include <string_view>
@@ -21,6 +24,32 @@ constexpr command_entry commands[] = {
     {"create", run_create}, {"write", run_write},   {"read", run_read},     {"info", run_info},
     {"tree", run_tree},     {"convert", run_convert}, {"verify", run_verify}, {"demo", run_demo},
 };
+
+// Takes the global option --threads N (anywhere before a "--") out of `args` and sets the
+// library's concurrency: the threads a command's reads and writes use at most.
+void take_threads_option(std::vector<std::string_view>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const auto arg = args[i];
+    if (arg == "--") return;
+    if (arg != "--threads" && !arg.starts_with("--threads=")) continue;
+    std::string_view value;
+    std::size_t taken = 1;
+    if (arg == "--threads") {
+      if (i + 1 >= args.size()) throw usage_error("zarr3: option --threads needs a value");
+      value = args[i + 1];
+      taken = 2;
+    } else {
+      value = arg.substr(std::string_view("--threads=").size());
+    }
+    std::size_t n = 0;
+    const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || n == 0 || n > 1024)
+      throw usage_error("zarr3: --threads \"" + std::string(value) + "\": expected a whole number from 1 to 1024");
+    zarr::set_concurrency(n);
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + taken));
+    --i;
+  }
+}
 
 int dispatch(const std::vector<std::string_view>& args) {
   if (args.empty()) {
@@ -55,13 +84,15 @@ int dispatch(const std::vector<std::string_view>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<std::string_view> args(argv + 1, argv + argc);
-  const auto command = args.empty() ? std::string() : std::string(args[0]);
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  std::string command;
   const auto prefix = [&] {
     const auto& target = current_target();
     return "zarr3 " + command + (target.empty() ? std::string() : " " + target) + ": ";
   };
   try {
+    take_threads_option(args);
+    command = args.empty() ? std::string() : std::string(args[0]);
     return dispatch(args);
   } catch (const usage_error& e) {
     std::cerr << e.what() << "\n";

@@ -45,14 +45,21 @@ class filesystem_store final : public store {
 
  private:
   // The file for a key, after validating the key and checking that no symbolic link
-  // along the way leads outside the root.
+  // along the way leads outside the root: resolved in user space, for what the kernel's
+  // RESOLVE_BENEATH refuses or cannot do (absolute links, older kernels).
   [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
+  // set() and erase() by paths through path_of: where the kernel's resolution declines.
+  void set_by_path(std::string_view key, std::span<const std::byte> value);
+  void erase_by_path(std::string_view key);
   // The whole value, or a range of it, into `out`; false when absent.
   [[nodiscard]] bool read(std::string_view key, std::optional<byte_range> range, bytes& out) const;
   // An open descriptor of the regular file of `key` (its path and size set), or -1 when absent.
   [[nodiscard]] int open_for_reading(std::string_view key, std::filesystem::path& path, std::uint64_t& size) const;
 
   std::filesystem::path root_;
+  // The root directory, open (O_PATH) for as long as a copy of the store lives: keys are
+  // resolved beneath it by the kernel, one system call per key.
+  std::shared_ptr<const int> root_fd_;
 };
 
 }  // namespace zarr

@@ -1,7 +1,11 @@
-// zarr.store.filesystem: POSIX file I/O under a root directory.
+// zarr.store.filesystem: POSIX file I/O under a root directory. The root is the directory
+// the constructor opened: keys are resolved beneath it by the kernel (openat2 with
+// RESOLVE_BENEATH), one system call per key, with no cache of checked folders that a folder
+// moved away or replaced by a link could fool.
 module;
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,21 +69,110 @@ void read_exact(int fd, const fs::path& path, std::byte* out, std::uint64_t leng
   }
 }
 
-// Opens `key` for reading with the kernel resolving it strictly beneath `root` (openat2 with
-// RESOLVE_BENEATH: one system call instead of resolving every component in user space).
-// -1 with errno EXDEV (a symbolic link leaves the root, or is absolute) or ENOSYS (an older
-// kernel) means: decide the slow way.
-int open_beneath(const fs::path& root, std::string_view key) {
-  const file dir{::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)};
-  if (dir.fd < 0) return -1;
+// Opens `name` (a key, or the folder part of one) with the kernel resolving it strictly
+// beneath the root directory `root` (openat2 with RESOLVE_BENEATH: one system call instead of
+// resolving every component in user space). -1 with errno EXDEV (a symbolic link leaves the
+// root, or is absolute), ELOOP or ENOSYS (an older kernel) means: decide the slow way.
+int open_beneath(int root, const std::string& name, std::uint64_t flags) {
   open_how how{};
-  how.flags = O_RDONLY | O_CLOEXEC;
+  how.flags = flags | O_CLOEXEC;
   how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-  const std::string name(key);
   for (;;) {
-    const auto fd = ::syscall(SYS_openat2, dir.fd, name.c_str(), &how, sizeof how);
+    const auto fd = ::syscall(SYS_openat2, root, name.c_str(), &how, sizeof how);
     if (fd >= 0 || errno != EAGAIN) return static_cast<int>(fd);
   }
+}
+
+// Errors after which the user-space resolution (path_of) decides and words the error.
+bool decide_by_path(int err) { return err == EXDEV || err == ELOOP || err == ENOSYS || err == ENOTDIR; }
+
+// The folders of `folder` (relative to `root`, which must be below it), made one at a time
+// relative to the one above, never following a symbolic link: a descriptor of the last one,
+// or -1 with errno (ELOOP or ENOTDIR: a link or a file on the way, for the slow way).
+int make_folders_beneath(int root, std::string_view folder) {
+  file current;
+  int at = root;
+  for (std::size_t begin = 0; begin <= folder.size();) {
+    const auto end = std::min(folder.find('/', begin), folder.size());
+    const std::string name(folder.substr(begin, end - begin));
+    constexpr int flags = O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    int next = ::openat(at, name.c_str(), flags);
+    if (next < 0 && errno == ENOENT) {
+      if (::mkdirat(at, name.c_str(), 0777) != 0 && errno != EEXIST) return -1;
+      next = ::openat(at, name.c_str(), flags);
+    }
+    if (next < 0) return -1;
+    if (current.fd >= 0) ::close(current.fd);
+    current.fd = at = next;
+    begin = end + 1;
+  }
+  return std::exchange(current.fd, -1);
+}
+
+// This process's id for temporary file names: a system call saved per write, refreshed in
+// the child after a fork (a child that writes must not pick its parent's names).
+std::atomic<pid_t> cached_pid{0};
+
+pid_t process_id() {
+  static const bool registered = [] {
+    ::pthread_atfork(nullptr, nullptr, [] { cached_pid.store(0, std::memory_order_relaxed); });
+    return true;
+  }();
+  static_cast<void>(registered);
+  auto pid = cached_pid.load(std::memory_order_relaxed);
+  if (pid == 0) {
+    pid = ::getpid();
+    cached_pid.store(pid, std::memory_order_relaxed);
+  }
+  return pid;
+}
+
+// Writes `value` to a new temporary file next to `name` (relative to the folder `dir`, or
+// absolute with AT_FDCWD) and renames it over `name`: a reader sees the old or the new
+// value, never a mix. `path` names the file in errors. False, with nothing left behind,
+// when the temporary file cannot be created because its folder is gone (ENOENT).
+bool write_then_rename(int dir, const std::string& name, const fs::path& path, std::span<const std::byte> value) {
+  // A name no other writer (thread or process) picks: pid and a per-process counter.
+  static std::atomic<std::uint64_t> counter{0};
+  const auto tmp = name + std::string(temporary_marker) + std::to_string(process_id()) + "." +
+                   std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
+  const auto shown_tmp = [&] {
+    auto p = path;
+    return p += tmp.substr(name.size());
+  };
+  {
+    file f{::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
+    if (f.fd < 0) {
+      if (errno == ENOENT) return false;
+      fail_io("cannot create", shown_tmp(), errno);
+    }
+    const std::byte* p = value.data();
+    std::size_t left = value.size();
+    while (left > 0) {
+      const auto n = ::write(f.fd, p, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int err = errno;
+        ::unlinkat(dir, tmp.c_str(), 0);
+        fail_io("cannot write", shown_tmp(), err);
+      }
+      p += n;
+      left -= static_cast<std::size_t>(n);
+    }
+  }
+  if (::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0) {
+    const int err = errno;
+    ::unlinkat(dir, tmp.c_str(), 0);
+    fail_io("cannot rename into", path, err);
+  }
+  return true;
+}
+
+// A key split at its last '/': the folder ("" at the root) and the file name.
+std::pair<std::string, std::string> split_key(std::string_view key) {
+  const auto slash = key.rfind('/');
+  if (slash == std::string_view::npos) return {std::string(), std::string(key)};
+  return {std::string(key.substr(0, slash)), std::string(key.substr(slash + 1))};
 }
 
 }  // namespace
@@ -90,6 +183,12 @@ filesystem_store::filesystem_store(const fs::path& root, bool create) {
   if (!fs::is_directory(root, ec))
     throw error(errc::not_found, "store \"" + root.string() + "\": expected a directory");
   root_ = fs::canonical(root);
+  const int fd = ::open(root_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail_io("cannot open", root_, errno);
+  root_fd_ = std::shared_ptr<const int>(new int(fd), [](const int* p) {
+    ::close(*p);
+    delete p;
+  });
 }
 
 fs::path filesystem_store::path_of(std::string_view key) const {
@@ -135,7 +234,7 @@ class open_file final : public stored_value {
 int filesystem_store::open_for_reading(std::string_view key, fs::path& path, std::uint64_t& size) const {
   check_key(key);
   path = root_ / fs::path(key);
-  file f{open_beneath(root_, key)};
+  file f{open_beneath(*root_fd_, std::string(key), O_RDONLY)};
   if (f.fd < 0 && (errno == EXDEV || errno == ENOSYS || errno == ELOOP)) {
     path = path_of(key);  // refuses what leaves the root, follows links that stay inside
     f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -185,46 +284,69 @@ std::optional<bytes> filesystem_store::get(std::string_view key, byte_range rang
 bool filesystem_store::get_into(std::string_view key, bytes& out) const { return read(key, std::nullopt, out); }
 
 std::optional<std::uint64_t> filesystem_store::size(std::string_view key) const {
-  const auto path = path_of(key);
+  check_key(key);
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const file f{open_beneath(*root_fd_, std::string(key), O_PATH)};
+  if (f.fd >= 0) {
+    if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", root_ / fs::path(key), errno);
+  } else {
+    if (!decide_by_path(errno)) return std::nullopt;
+    if (::stat(path_of(key).c_str(), &st) != 0) return std::nullopt;
+  }
+  if (!S_ISREG(st.st_mode)) return std::nullopt;
   return static_cast<std::uint64_t>(st.st_size);
 }
 
+// The key's folder is opened beneath the root by the kernel (made when missing, one folder
+// at a time, never through a link), then the temporary file is written and renamed within
+// that open folder: the key's path is resolved once, and nothing that happens to the path
+// meanwhile can move the write outside the root. A link on the way, or as the file itself,
+// is left to the user-space resolution, which follows links that stay inside the root.
 void filesystem_store::set(std::string_view key, std::span<const std::byte> value) {
+  check_key(key);
+  const auto [folder, name] = split_key(key);
+  file dir;
+  if (!folder.empty()) {
+    dir.fd = open_beneath(*root_fd_, folder, O_PATH | O_DIRECTORY);
+    if (dir.fd < 0 && errno == ENOENT) dir.fd = make_folders_beneath(*root_fd_, folder);
+    if (dir.fd < 0) return set_by_path(key, value);  // the slow way decides, and words any error
+  }
+  const int at = folder.empty() ? *root_fd_ : dir.fd;
+  struct stat st {};
+  if (::fstatat(at, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) return set_by_path(key, value);
+  if (!write_then_rename(at, name, root_ / fs::path(key), value)) set_by_path(key, value);  // the folder was removed
+}
+
+void filesystem_store::set_by_path(std::string_view key, std::span<const std::byte> value) {
   const auto path = path_of(key);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) fail_io("cannot create directory", path.parent_path(), ec.value());
-  // A name no other writer (thread or process) picks: pid and a per-process counter.
-  static std::atomic<std::uint64_t> counter{0};
-  auto tmp = path;
-  tmp += std::string(temporary_marker) + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
-  {
-    file f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)};
-    if (f.fd < 0) fail_io("cannot create", tmp, errno);
-    const std::byte* p = value.data();
-    std::size_t left = value.size();
-    while (left > 0) {
-      const auto n = ::write(f.fd, p, left);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        const int err = errno;
-        ::unlink(tmp.c_str());
-        fail_io("cannot write", tmp, err);
-      }
-      p += n;
-      left -= static_cast<std::size_t>(n);
-    }
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    fail_io("cannot rename into", path, err);
-  }
+  if (!write_then_rename(AT_FDCWD, path.string(), path, value)) fail_io("cannot create", path, ENOENT);
 }
 
 void filesystem_store::erase(std::string_view key) {
+  check_key(key);
+  const auto [folder, name] = split_key(key);
+  file dir;
+  if (!folder.empty()) {
+    dir.fd = open_beneath(*root_fd_, folder, O_PATH | O_DIRECTORY);
+    if (dir.fd < 0) {
+      if (errno == ENOENT) return;  // no folder, no key
+      return erase_by_path(key);
+    }
+  }
+  const int at = folder.empty() ? *root_fd_ : dir.fd;
+  struct stat st {};
+  if (::fstatat(at, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return;
+    return erase_by_path(key);
+  }
+  if (S_ISLNK(st.st_mode)) return erase_by_path(key);
+  if (::unlinkat(at, name.c_str(), 0) != 0 && errno != ENOENT) fail_io("cannot remove", root_ / fs::path(key), errno);
+}
+
+void filesystem_store::erase_by_path(std::string_view key) {
   const auto path = path_of(key);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) fail_io("cannot remove", path, errno);
 }

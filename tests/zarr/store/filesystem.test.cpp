@@ -93,6 +93,83 @@ BOOST_AUTO_TEST_CASE(refuses_symbolic_links_that_lead_outside_the_root) {
   BOOST_TEST(s.get("real/x")->size() == 2u);
 }
 
+// A store that remembered a folder it had checked (its path, or an open descriptor of it)
+// would write into the folder after it is moved outside the root and a link put in its place.
+BOOST_AUTO_TEST_CASE(refuses_a_used_folder_once_it_is_replaced_by_a_link_outside_the_root) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto outside = dir / "outside";
+  fs::create_directories(outside);
+  const auto root = dir / "store";
+  zarr::filesystem_store s(root);
+  for (const auto* link : {"absolute", "relative"}) {
+    BOOST_TEST_CONTEXT(link << " link") {
+      fs::remove_all(root / "a");
+      fs::remove_all(outside / "c");
+      s.set("a/c/0", zarr_test::some_bytes(3));  // the folder checked, made and used
+      s.set("a/c/1", zarr_test::some_bytes(3));
+      s.set("a/c/0", zarr_test::some_bytes(4));
+      BOOST_TEST(s.get("a/c/0")->size() == 4u);
+      // Moved out of the root (the descriptor of an open folder would follow it), a link left in its place.
+      fs::rename(root / "a" / "c", outside / "c");
+      if (std::string_view(link) == "absolute")
+        fs::create_directory_symlink(outside / "c", root / "a" / "c");
+      else
+        fs::create_directory_symlink(fs::path("..") / ".." / "outside" / "c", root / "a" / "c");
+      const auto before = snapshot(dir);
+      ZARR_CHECK_ERROR(s.set("a/c/2", zarr_test::some_bytes(1)), zarr::errc::invalid_key, "inside the store root");
+      ZARR_CHECK_ERROR(s.set("a/c/0", zarr_test::some_bytes(1)), zarr::errc::invalid_key, "inside the store root");
+      ZARR_CHECK_ERROR(s.set("a/c/new/0", zarr_test::some_bytes(1)), zarr::errc::invalid_key, "inside the store root");
+      ZARR_CHECK_ERROR(s.erase("a/c/1"), zarr::errc::invalid_key, "inside the store root");
+      ZARR_CHECK_ERROR(static_cast<void>(s.get("a/c/0")), zarr::errc::invalid_key, "inside the store root");
+      ZARR_CHECK_ERROR(static_cast<void>(s.size("a/c/0")), zarr::errc::invalid_key, "inside the store root");
+      // The same through a new store object of the same root.
+      zarr::filesystem_store t(root);
+      ZARR_CHECK_ERROR(t.set("a/c/3", zarr_test::some_bytes(1)), zarr::errc::invalid_key, "inside the store root");
+      BOOST_TEST((snapshot(dir) == before));  // nothing written, made or removed, inside or outside
+      BOOST_TEST(!fs::exists(outside / "c" / "2"));
+      BOOST_TEST(fs::file_size(outside / "c" / "0") == 4u);
+      fs::remove(root / "a" / "c");
+    }
+  }
+  // A folder higher up replaced the same way, after use: a missing folder below it is not made outside.
+  s.set("b/c/d/0", zarr_test::some_bytes(2));
+  fs::rename(root / "b", outside / "b");
+  fs::create_directory_symlink(outside / "b", root / "b");
+  ZARR_CHECK_ERROR(s.set("b/c/e/0", zarr_test::some_bytes(1)), zarr::errc::invalid_key, "inside the store root");
+  BOOST_TEST(!fs::exists(outside / "b" / "c" / "e"));
+  // Back to a real folder: writes work again.
+  fs::remove(root / "b");
+  s.set("b/c/e/0", zarr_test::some_bytes(2));
+  BOOST_TEST(s.get("b/c/e/0")->size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(makes_missing_folders_and_follows_links_that_stay_inside_the_root) {
+  const auto root = zarr_test::scratch_dir() / "store";
+  zarr::filesystem_store s(root);
+  s.set("x/y/z/0", zarr_test::some_bytes(1));
+  BOOST_TEST(fs::is_directory(root / "x" / "y" / "z"));
+  // relative links inside the root, for a folder on the way and for the file itself
+  fs::create_directory_symlink("x", root / "rel");
+  s.set("rel/y/z/1", zarr_test::some_bytes(2));
+  BOOST_TEST(fs::file_size(root / "x" / "y" / "z" / "1") == 2u);
+  s.set("rel/new/0", zarr_test::some_bytes(3));
+  BOOST_TEST(fs::file_size(root / "x" / "new" / "0") == 3u);
+  fs::create_symlink("0", root / "x" / "y" / "z" / "2");
+  s.set("x/y/z/2", zarr_test::some_bytes(5));  // written to the file the link names, the link kept
+  BOOST_TEST(fs::is_symlink(root / "x" / "y" / "z" / "2"));
+  BOOST_TEST(fs::file_size(root / "x" / "y" / "z" / "0") == 5u);
+  s.erase("rel/y/z/1");
+  BOOST_TEST(!fs::exists(root / "x" / "y" / "z" / "1"));
+  s.erase("rel/none/0");  // absent: not an error
+  s.erase("none/0");
+  // a file where a folder should be is an I/O error, not a crash or a silent success
+  ZARR_CHECK_ERROR(s.set("x/y/z/0/w", zarr_test::some_bytes(1)), zarr::errc::io, "x/y/z/0");
+  BOOST_TEST(fs::file_size(root / "x" / "y" / "z" / "0") == 5u);
+  // no temporary files left anywhere
+  for (const auto& e : fs::recursive_directory_iterator(root))
+    BOOST_TEST(e.path().filename().string().find(".zarr-tmp.") == std::string::npos, e.path());
+}
+
 BOOST_AUTO_TEST_CASE(refuses_keys_that_escape_the_root_and_leaves_the_outside_untouched) {
   const auto dir = zarr_test::scratch_dir();
   write_file(dir / "victim", "keep");

@@ -1,0 +1,208 @@
+// zarr3 write --input and read --output with raw and npy files: the files are mapped
+// (src/cli/io.cpp), so these check the bytes of multi-chunk arrays, regions, empty regions,
+// inputs that are too short or too long, outputs that cannot be created or written, and that
+// pipes and stdin/stdout still work.
+#include <boost/test/unit_test.hpp>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+#include "run.hpp"
+
+namespace fs = std::filesystem;
+using zarr_test::q;
+using zarr_test::zarr3;
+using namespace std::string_literals;
+
+namespace {
+
+constexpr std::uint64_t nz = 40, ny = 30, nx = 20;  // chunks of 16 x 16 x 8: 3 x 2 x 3, partial at the edges
+
+std::uint16_t value_at(std::uint64_t z, std::uint64_t y, std::uint64_t x) {
+  return static_cast<std::uint16_t>(z * 1000 + y * 31 + x * 7 + 3);
+}
+
+// The little-endian bytes of the values of [z0, z1) x [y0, y1) x [x0, x1), in C order.
+std::string raw_values(std::uint64_t z0, std::uint64_t z1, std::uint64_t y0, std::uint64_t y1, std::uint64_t x0,
+                       std::uint64_t x1) {
+  std::string out;
+  for (auto z = z0; z < z1; ++z)
+    for (auto y = y0; y < y1; ++y)
+      for (auto x = x0; x < x1; ++x) {
+        const auto v = value_at(z, y, x);
+        out.push_back(static_cast<char>(v & 0xff));
+        out.push_back(static_cast<char>(v >> 8));
+      }
+  return out;
+}
+
+// A store with an empty uint16 array of nz x ny x nx in chunks of 16 x 16 x 8 (zstd) at `node`.
+std::string make_array(const fs::path& dir, const std::string& node = "a") {
+  const auto store = dir / "data.zarr";
+  zarr_test::spit(dir / "meta.json",
+                  R"({"zarr_format":3,"node_type":"array","shape":[40,30,20],"data_type":"uint16","fill_value":0,)"
+                  R"("chunk_grid":{"name":"regular","configuration":{"chunk_shape":[16,16,8]}},)"
+                  R"("chunk_key_encoding":{"name":"default"},"codecs":[{"name":"bytes","configuration":{"endian":"little"}},)"
+                  R"({"name":"zstd","configuration":{"level":1}}]})");
+  const auto r = zarr3("create " + q(store) + "#/" + node + " --metadata " + q(dir / "meta.json"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  return q(store) + "#/" + node;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(cli_files)
+
+BOOST_AUTO_TEST_CASE(raw_file_in_and_out_of_a_multi_chunk_array_keeps_every_byte) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  const auto all = raw_values(0, nz, 0, ny, 0, nx);
+  zarr_test::spit(dir / "in.raw", all);
+  auto r = zarr3("write " + a + " --format raw --input " + q(dir / "in.raw"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("wrote 24000 uint16 values") != std::string::npos, r.out);
+  // An old, longer file at the output path is replaced.
+  zarr_test::spit(dir / "out.raw", std::string(100000, 'x'));
+  r = zarr3("read " + a + " --format raw --output " + q(dir / "out.raw"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST((zarr_test::slurp(dir / "out.raw") == all));
+  BOOST_TEST((zarr3("read " + a + " --format raw").out == all));  // stdout: the same bytes
+  // A region across chunks, out to a file and back into another place of another array.
+  r = zarr3("read " + a + " --format raw --region 3:25,5:30,2:13 --output " + q(dir / "part.raw"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST((zarr_test::slurp(dir / "part.raw") == raw_values(3, 25, 5, 30, 2, 13)));
+  const auto b = make_array(dir, "b");
+  r = zarr3("write " + b + " --format raw --region 3:25,5:30,2:13 --input " + q(dir / "part.raw"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST((zarr3("read " + b + " --format raw --region 3:25,5:30,2:13").out == raw_values(3, 25, 5, 30, 2, 13)));
+  BOOST_TEST((zarr3("read " + b + " --format raw --region 0:3,:,:").out == std::string(3 * ny * nx * 2, '\0')));
+  // The input file is not changed by the write (it is mapped privately).
+  BOOST_TEST((zarr_test::slurp(dir / "in.raw") == all));
+}
+
+BOOST_AUTO_TEST_CASE(npy_file_in_and_out_of_a_multi_chunk_array_keeps_every_byte) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  const auto all = raw_values(0, nz, 0, ny, 0, nx);
+  zarr_test::spit(dir / "in.raw", all);
+  BOOST_TEST_REQUIRE(zarr3("write " + a + " --input " + q(dir / "in.raw")).status == 0);
+  auto r = zarr3("read " + a + " --output " + q(dir / "out.npy"));  // .npy: npy
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const auto npy = zarr_test::slurp(dir / "out.npy");
+  BOOST_TEST_REQUIRE(npy.size() > all.size());
+  const auto header = npy.substr(0, npy.size() - all.size());
+  BOOST_TEST(header.starts_with("\x93NUMPY\x01\x00"s));
+  BOOST_TEST(header.find("'shape': (40, 30, 20)") != std::string::npos, header);
+  BOOST_TEST(header.size() % 64 == 0u);
+  BOOST_TEST((npy.substr(header.size()) == all));
+  BOOST_TEST((zarr3("read " + a + " --format npy").out == npy));  // stdout: the same bytes
+  // Back into another array, then out as raw.
+  const auto b = make_array(dir, "b");
+  r = zarr3("write " + b + " --input " + q(dir / "out.npy"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST((zarr3("read " + b + " --format raw").out == all));
+  // Header then one byte too few, one too many.
+  zarr_test::spit(dir / "short.npy", npy.substr(0, npy.size() - 1));
+  r = zarr3("write " + b + " --input " + q(dir / "short.npy"));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.err.find("expected 48000 bytes of values, got 47999") != std::string::npos, r.err);
+  zarr_test::spit(dir / "long.npy", npy + "x");
+  r = zarr3("write " + b + " --input " + q(dir / "long.npy"));
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.err.find("got more") != std::string::npos, r.err);
+}
+
+BOOST_AUTO_TEST_CASE(empty_regions_make_empty_files_and_read_empty_ones) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  auto r = zarr3("read " + a + " --format raw --region 5:5,:,: --output " + q(dir / "empty.raw"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST(fs::exists(dir / "empty.raw"));
+  BOOST_TEST(fs::file_size(dir / "empty.raw") == 0u);
+  r = zarr3("read " + a + " --region 5:5,:,: --output " + q(dir / "empty.npy"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const auto npy = zarr_test::slurp(dir / "empty.npy");
+  BOOST_TEST(npy.find("'shape': (0, 30, 20)") != std::string::npos, npy);
+  BOOST_TEST(npy.size() % 64 == 0u);  // the header alone
+  r = zarr3("write " + a + " --format raw --region 5:5,:,: --input " + q(dir / "empty.raw"));
+  BOOST_TEST(r.status == 0, r.err);
+  r = zarr3("write " + a + " --region :,3:3,: --input " + q(dir / "empty.npy"));  // the shape must match
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.err.find("shape") != std::string::npos, r.err);
+  r = zarr3("write " + a + " --region :,3:3,: --format raw --input " + q(dir / "empty.npy"));  // bytes left over
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.err.find("expected 0 bytes of values, got more") != std::string::npos, r.err);
+  BOOST_TEST((zarr3("read " + a + " --format raw").out == std::string(nz * ny * nx * 2, '\0')));  // nothing written
+}
+
+BOOST_AUTO_TEST_CASE(an_output_in_a_missing_folder_is_a_clear_error) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  for (const auto* name : {"out.raw", "out.npy", "out.json"}) {
+    const auto r = zarr3("read " + a + " --output " + q(dir / "missing" / name));
+    BOOST_TEST(r.status == 1, name);
+    BOOST_TEST(r.err.find("output \"" + (dir / "missing" / name).string() + "\": cannot create it") != std::string::npos, r.err);
+  }
+  const auto r = zarr3("read " + a + " --format raw --output " + q(dir / "missing" / "out.raw"));
+  BOOST_TEST(r.err.find("No such file or directory") != std::string::npos, r.err);
+  BOOST_TEST(!fs::exists(dir / "missing"));
+  const auto w = zarr3("write " + a + " --format raw --input " + q(dir / "missing" / "in.raw"));
+  BOOST_TEST(w.status == 1);
+  BOOST_TEST(w.err.find("cannot open it: No such file or directory") != std::string::npos, w.err);
+}
+
+BOOST_AUTO_TEST_CASE(a_full_device_is_an_error_and_is_left_in_place) {
+  if (!fs::exists("/dev/full")) {
+    BOOST_TEST_MESSAGE("no /dev/full: skipped");
+    return;
+  }
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  zarr_test::spit(dir / "in.raw", raw_values(0, nz, 0, ny, 0, nx));
+  BOOST_TEST_REQUIRE(zarr3("write " + a + " --input " + q(dir / "in.raw")).status == 0);
+  for (const auto* format : {"raw", "npy"}) {
+    const auto r = zarr3("read " + a + " --format " + format + " --output /dev/full");
+    BOOST_TEST(r.status == 1, format);
+    BOOST_TEST(r.err.find("No space left on device") != std::string::npos, r.err);
+  }
+  BOOST_TEST(fs::is_character_file("/dev/full"));
+}
+
+BOOST_AUTO_TEST_CASE(stdin_pipes_and_stdout_still_work) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  const auto all = raw_values(0, nz, 0, ny, 0, nx);
+  zarr_test::spit(dir / "in.raw", all);
+  auto r = zarr3("write " + a + " --format raw --input - < " + q(dir / "in.raw"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST((zarr3("read " + a + " --format raw --output -").out == all));
+  const auto b = make_array(dir, "b");
+  // A pipe as the input file: not mapped, read as a stream.
+  r = zarr3("write " + b + " --format raw --input /dev/stdin < " + q(dir / "in.raw"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const auto piped = "cat " + q(dir / "in.raw") + " | " + ZARR3_EXE + " write " + b + " --format raw --input - >/dev/null";
+  BOOST_TEST(std::system(piped.c_str()) == 0);
+  BOOST_TEST((zarr3("read " + b + " --format raw").out == all));
+}
+
+BOOST_AUTO_TEST_CASE(threads_option_anywhere_gives_the_same_bytes) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  const auto all = raw_values(0, nz, 0, ny, 0, nx);
+  zarr_test::spit(dir / "in.raw", all);
+  BOOST_TEST_REQUIRE(zarr3("--threads 1 write " + a + " --input " + q(dir / "in.raw")).status == 0);
+  BOOST_TEST((zarr3("--threads 1 read " + a + " --format raw").out == all));
+  BOOST_TEST((zarr3("read " + a + " --format raw --threads=2").out == all));
+  BOOST_TEST(zarr3("read " + a + " --threads 3 --output " + q(dir / "o.raw")).status == 0);
+  BOOST_TEST((zarr_test::slurp(dir / "o.raw") == all));
+  for (const auto* bad : {"--threads 0", "--threads x", "--threads=", "--threads"}) {
+    const auto r = zarr3("read " + a + " " + bad);
+    BOOST_TEST(r.status == 2, bad);
+    BOOST_TEST(r.err.find("--threads") != std::string::npos, r.err);
+  }
+  BOOST_TEST(zarr3("help").out.find("--threads") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
