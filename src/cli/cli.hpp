@@ -82,6 +82,8 @@ class progress {
   progress(const progress&) = delete;
   progress& operator=(const progress&) = delete;
   void advance(std::uint64_t n = 1);
+  // A callback for one library call's read or write: the bar then counts its chunks.
+  [[nodiscard]] zarr::progress_callback chunks();
   // Whether it is drawn (stderr is a terminal): callers then work in slabs to advance it.
   [[nodiscard]] bool enabled() const noexcept { return enabled_; }
 

@@ -192,6 +192,15 @@ void progress::advance(std::uint64_t n) {
   if (enabled_) draw(false);
 }
 
+zarr::progress_callback progress::chunks() {
+  return [this](std::uint64_t done, std::uint64_t total) {
+    done_ = done;
+    total_ = total;
+    if (enabled_) draw(false);
+    return true;
+  };
+}
+
 void progress::draw(bool final) {
   const auto done = std::min(done_, total_);
   const int permille = static_cast<int>(done * 1000 / total_);

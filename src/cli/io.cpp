@@ -119,9 +119,11 @@ bool write_mapped(zarr::array& a, const zarr::region& r, const std::string& path
     throw zarr::error(zarr::errc::io, input_name + ": cannot map it: " + std::strerror(errno));
 
   progress bar("write", r.num_elements());
-  // One call for the whole region (the array spreads its chunks over the threads), in slabs
-  // only to draw the progress bar or to read a large file ahead.
-  const bool in_slabs = bar.enabled() || m.size > populate_limit;
+  // One call for the whole region (the array spreads its chunks over the threads, and counts
+  // them for the progress bar), in slabs only to read a large file ahead.
+  const bool in_slabs = m.size > populate_limit;
+  zarr::write_options options;
+  if (!in_slabs) options.progress = bar.chunks();
   const auto pieces = in_slabs ? slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size)
                                : std::vector<zarr::region>{r};
   std::uint64_t first = 0;
@@ -137,9 +139,9 @@ bool write_mapped(zarr::array& a, const zarr::region& r, const std::string& path
       if (swap) swap_elements(values, type);
       from_raw(values, type, first, input_name);
     }
-    a.write(piece, values);
+    a.write(piece, values, options);
     first += n;
-    bar.advance(n);
+    if (in_slabs) bar.advance(n);
   }
   return true;
 }
@@ -188,9 +190,8 @@ void read_to_file(const zarr::array& a, const zarr::region& r, descriptor& f, co
     }
   }
   progress bar("read", r.num_elements());
-  const auto pieces = m.size == 0 || bar.enabled()
-                          ? slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size)
-                          : std::vector<zarr::region>{r};
+  const auto pieces = m.size == 0 ? slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size)
+                                  : std::vector<zarr::region>{r};
   if (m.size > 0) {
     // Every page of the file in place and writable in one call, not a fault per page.
     ::madvise(m.base, m.size, MADV_POPULATE_WRITE);  // an older kernel refuses: the pages fault in instead
@@ -199,10 +200,9 @@ void read_to_file(const zarr::array& a, const zarr::region& r, descriptor& f, co
     for (const auto& piece : pieces) {
       const auto n = piece.num_elements();
       const std::span<std::byte> values(m.bytes() + header.size() + first * size, static_cast<std::size_t>(n * size));
-      a.read(piece, values);
+      a.read(piece, values, {.progress = bar.chunks()});
       convert(values);
       first += n;
-      bar.advance(n);
     }
     if (::munmap(std::exchange(m.base, MAP_FAILED), m.size) != 0) fail("cannot write it");
   } else {

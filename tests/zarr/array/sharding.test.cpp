@@ -147,4 +147,29 @@ BOOST_AUTO_TEST_CASE(an_absent_inner_chunk_reads_only_the_index) {
   BOOST_TEST(store->bytes_served == 0u);
 }
 
+// Behind elementwise codecs (scale_offset, cast_value) the shard is still read in part: the
+// box passes through them unchanged, and they decode only what was read.
+BOOST_AUTO_TEST_CASE(an_inner_chunk_behind_elementwise_codecs_reads_only_the_index_and_that_chunk) {
+  auto store = std::make_shared<counting_store>();
+  const auto meta = zarr::array_metadata::parse(zarr::parse_json(R"({"zarr_format": 3, "node_type": "array",
+    "shape": [64, 64], "data_type": "float64", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [32, 32]}},
+    "chunk_key_encoding": {"name": "default"}, "fill_value": 1,
+    "codecs": [{"name": "scale_offset", "configuration": {"offset": 1, "scale": 4}},
+      {"name": "cast_value", "configuration": {"data_type": "uint16"}},
+      {"name": "sharding_indexed", "configuration": {"chunk_shape": [8, 8],
+        "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 1}}],
+        "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, "crc32c"]}}]})"));
+  auto a = zarr::array::create(store, "f", meta);
+  std::vector<double> all(64 * 64);
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = 1 + static_cast<double>(i % 4000) / 4;  // exact in the codecs
+  a.write<double>({{0, 0}, {64, 64}}, all);
+  const auto index = index_of(*store->get("f/c/1/0"));
+  store->reset();
+  const auto part = a.read<double>({{41, 17}, {43, 20}});  // inside inner chunk 6 of shard (1, 0)
+  BOOST_TEST(store->reads.size() == 2u);
+  BOOST_TEST(store->bytes_served == 16u * 16u + 4u + index[2 * 6 + 1]);
+  for (std::size_t y = 0; y < 2; ++y)
+    for (std::size_t x = 0; x < 3; ++x) BOOST_TEST(part[y * 3 + x] == all[(41 + y) * 64 + 17 + x]);
+}
+
 BOOST_AUTO_TEST_SUITE_END()
