@@ -1,4 +1,4 @@
-// Helpers shared by the tests: where shared/ is, per-test scratch folders, CSV reading.
+// Helpers shared by the tests: where the test data is, per-test scratch folders, CSV reading.
 #pragma once
 // Include after the standard headers and before or after `import zarr;` (it imports it).
 #include <boost/test/unit_test.hpp>
@@ -13,11 +13,21 @@ import zarr;
 
 namespace zarr_test {
 
-// The shared/ folder (specs, vectors, interop corpus), from ZARR_SHARED_DIR.
-inline std::filesystem::path shared_dir() {
-  const char* dir = std::getenv("ZARR_SHARED_DIR");
-  BOOST_TEST_REQUIRE(dir != nullptr, "ZARR_SHARED_DIR is not set (run the tests through ctest)");
+// The unpacked test data (vectors/, interop/: tests/data/README.md), from ZARR_TEST_DATA.
+inline std::filesystem::path data_dir() {
+  const char* dir = std::getenv("ZARR_TEST_DATA");
+  BOOST_TEST_REQUIRE(dir != nullptr, "ZARR_TEST_DATA is not set (run the tests through ctest)");
   return dir;
+}
+
+// A test whose peer tool (numpy, node with zarrita.js) is missing: outside CI it passes with a
+// loud message; under CI (environment CI=true) it fails, so that CI never reports a peer check
+// as passed that did not run.
+inline void peer_missing(std::string_view what) {
+  const char* ci = std::getenv("CI");
+  if (ci != nullptr && std::string_view(ci) == "true")
+    BOOST_FAIL("CI=true, yet " << what << ": CI must run this test with its peer");
+  BOOST_TEST_MESSAGE("\n*** SKIPPED: " << what << " (under CI=true this fails) ***\n");
 }
 
 // A fresh, empty folder for the running test case, below ZARR_TEST_TMP.
@@ -32,7 +42,7 @@ inline std::filesystem::path scratch_dir() {
   return dir;
 }
 
-// The lines of a CSV file split at commas (no quoting: see shared/vectors/README.md),
+// The lines of a CSV file split at commas (the vector files never quote a field),
 // without the header line.
 inline std::vector<std::vector<std::string>> read_csv(const std::filesystem::path& path) {
   std::ifstream in(path);

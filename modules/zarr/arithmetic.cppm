@@ -1,6 +1,6 @@
 // zarr.arithmetic: exact values of every numeric data type, rounding them once to any numeric
-// type under cast_value's five rounding modes and out_of_range options (codec-cast_value.md;
-// DECISIONS.md 7-12, 14-17; shared/vectors/README.md rules), the small-float and sub-byte
+// type under cast_value's five rounding modes and out_of_range options (zarr-extensions codecs/cast_value;
+// docs/decisions.md 7-12, 14-17), the small-float and sub-byte
 // integer value types, and checked + - * / in every numeric type.
 module;
 #include <bit>
@@ -211,7 +211,7 @@ constexpr exact_value exact_value::from_double(double v) noexcept {
 
 // Rounds `v` once to format `f`, on the grid unbounded above with gradual underflow below
 // (float8_e8m0fnu: unbounded below too), then applies the range rules. `wrap` counts as
-// `error` here (DECISIONS.md 7 rejects it for float targets at metadata time).
+// `error` here (docs/decisions.md 7 rejects it for float targets at metadata time).
 [[nodiscard]] constexpr numeric_result round_to_float(const float_format& f, const exact_value& v,
                                                       rounding_mode mode = rounding_mode::nearest_even,
                                                       out_of_range_mode oor = out_of_range_mode::error) noexcept {
@@ -612,7 +612,7 @@ class small_int {
   [[nodiscard]] friend small_int operator+(small_int a, small_int b) { return op(arith_op::add, a, b); }
   [[nodiscard]] friend small_int operator-(small_int a, small_int b) { return op(arith_op::subtract, a, b); }
   [[nodiscard]] friend small_int operator*(small_int a, small_int b) { return op(arith_op::multiply, a, b); }
-  // Throws on a remainder as well (integer division must be exact, DECISIONS.md 15).
+  // Throws on a remainder as well (integer division must be exact, docs/decisions.md 15).
   [[nodiscard]] friend small_int operator/(small_int a, small_int b) { return op(arith_op::divide, a, b); }
 
  private:

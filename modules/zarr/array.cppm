@@ -1,7 +1,7 @@
-// zarr.array: arrays and groups in a store (core-v3.md "Hierarchy", "Array metadata",
+// zarr.array: arrays and groups in a store (Zarr v3 core spec "Hierarchy", "Array metadata",
 // "Chunk encoding"): create, open, read and write any region, attributes, resize.
 // Missing chunks read as the fill value; chunks that are all fill value are not stored
-// (DECISIONS.md 25).
+// (docs/decisions.md 25).
 module;
 #include <cstddef>
 #include <functional>
@@ -37,7 +37,7 @@ struct read_options {
 };
 
 struct write_options {
-  // Store chunks that hold only the fill value (by default they are erased, DECISIONS.md 25).
+  // Store chunks that hold only the fill value (by default they are erased, docs/decisions.md 25).
   bool write_empty_chunks = false;
   progress_callback progress = nullptr;
 };

@@ -1,4 +1,4 @@
-// zarr.codec: the three codec interfaces of core-v3.md "Codecs" (array -> array,
+// zarr.codec: the three codec interfaces of Zarr v3 core spec "Codecs" (array -> array,
 // array -> bytes, bytes -> bytes) and the chain that runs them. A codec is built from its
 // JSON configuration *and* the decoded representation it will receive, so every check
 // ("Determination of encoded representations") happens when an array is opened or created.
@@ -25,7 +25,7 @@ export import zarr.nd;
 export namespace zarr {
 
 // A chunk's representation as an array: shape, data type and fill value (which each
-// array -> array codec transforms as it passes, codec-scale_offset.md "Fill value handling").
+// array -> array codec transforms as it passes, zarr-extensions codecs/scale_offset "Fill value handling").
 struct chunk_spec {
   std::vector<std::uint64_t> shape;
   data_type type = data_type::bool_;

@@ -1,6 +1,6 @@
 // zarr.dtype: every data type of the Zarr v3 core spec and the zarr-extensions data types,
-// by name, with size, kind, limits and bit layout (core-v3.md "Data types";
-// datatype-*.md). Sub-byte types occupy one byte per element in memory.
+// by name, with size, kind, limits and bit layout (Zarr v3 core spec "Data types";
+// zarr-extensions data-types/*). Sub-byte types occupy one byte per element in memory.
 module;
 #include <algorithm>
 #include <array>

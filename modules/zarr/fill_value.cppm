@@ -1,7 +1,7 @@
 // zarr.fill_value: the JSON form of fill values (and of every scalar given in metadata:
 // scale_offset's scale/offset, cast_value's scalar_map) for every data type, per
-// core-v3.md "Permitted fill values", each datatype-*.md "Fill value representation" and
-// DECISIONS.md 1-6: decimals rounded once, straight to the type; hex bit patterns;
+// Zarr v3 core spec "Permitted fill values", each zarr-extensions data-types/* "Fill value representation" and
+// docs/decisions.md 1-6: decimals rounded once, straight to the type; hex bit patterns;
 // "NaN", "Infinity", "-Infinity" where the type has them.
 module;
 #include <cstdint>

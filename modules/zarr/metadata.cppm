@@ -1,4 +1,4 @@
-// zarr.metadata: the zarr.json documents of arrays and groups (core-v3.md "Array
+// zarr.metadata: the zarr.json documents of arrays and groups (Zarr v3 core spec "Array
 // metadata", "Group metadata", "Extensions", "must_understand"), the regular chunk grid and
 // the `default` and `v2` chunk key encodings. Parsing validates every field and names it in
 // errors; writing gives the canonical document.
@@ -20,7 +20,7 @@ export import zarr.error;
 
 export namespace zarr {
 
-// core-v3.md "chunk_key_encoding": `default` ("c" + separator + indices; "c" for 0-d) or
+// Zarr v3 core spec "chunk_key_encoding": `default` ("c" + separator + indices; "c" for 0-d) or
 // `v2` (indices joined by the separator; "0" for 0-d).
 struct chunk_key_encoding {
   enum class kind : std::uint8_t { default_, v2 };
@@ -45,7 +45,7 @@ struct array_metadata {
   std::string source;                      // the zarr.json text this was parsed from, if any
 
   // `source` is the document's text, when there is one: fill values are then rounded from
-  // their exact decimal text (DECISIONS.md 1).
+  // their exact decimal text (docs/decisions.md 1).
   [[nodiscard]] static array_metadata parse(const boost::json::value& json, std::string_view source = {});
   [[nodiscard]] boost::json::object to_json() const;
   // The document's text, with the fill value in its shortest exact form.
@@ -80,7 +80,7 @@ using node_metadata = std::variant<array_metadata, group_metadata>;
     const boost::json::object& document,
     std::span<const std::pair<std::string_view, std::string>> raw_members = {});
 
-// Checks a node name (core-v3.md "Node names"): non-empty, no "/", not only periods, no
+// Checks a node name (Zarr v3 core spec "Node names"): non-empty, no "/", not only periods, no
 // leading "__", not "zarr.json".
 void validate_node_name(std::string_view name);
 // Checks a node path "a/b/c" ("" is the root) name by name.

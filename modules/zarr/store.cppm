@@ -1,6 +1,6 @@
-// zarr.store: the abstract store interface of core-v3.md "Abstract store interface":
+// zarr.store: the abstract store interface of Zarr v3 core spec "Abstract store interface":
 // get (whole or a byte range), set, erase, list by prefix. Keys are validated before
-// they reach a store (DECISIONS.md 24).
+// they reach a store (docs/decisions.md 24).
 module;
 #include <cstddef>
 #include <cstdint>

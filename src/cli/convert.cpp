@@ -169,7 +169,7 @@ int run_convert(std::span<const std::string_view> argv) {
     meta.codecs = std::move(codecs);
   } else {
     // A legacy numcodecs.fixedscaleoffset (read only) becomes [scale_offset, cast_value]
-    // (DECISIONS.md 18); the other codecs stay.
+    // (docs/decisions.md 18); the other codecs stay.
     boost::json::array codecs;
     std::size_t a2a = 0;  // position among the source chain's array -> array codecs
     for (const auto& c : meta.codecs.as_array()) {
@@ -221,7 +221,7 @@ int run_convert(std::span<const std::string_view> argv) {
         dst.write(r, in);
         if (migrated) {
           // What the two-codec form reads back may differ from numcodecs' decode by the
-          // rounding of its arithmetic in dtype (DECISIONS.md 20): measure the change.
+          // rounding of its arithmetic in dtype (docs/decisions.md 20): measure the change.
           out.resize(in.size());
           dst.read(r, out);
           for (std::size_t i = 0; i < n; ++i) {

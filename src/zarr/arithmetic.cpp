@@ -1,6 +1,6 @@
-// zarr.arithmetic: the throwing layer over the noexcept core (messages follow STYLE.md:
+// zarr.arithmetic: the throwing layer over the noexcept core (every message reads
 // "<where>: expected <what>, got <actual>"), and the names of cast_value's rounding and
-// out_of_range options (codec-cast_value.md "rounding", "out_of_range").
+// out_of_range options (zarr-extensions codecs/cast_value "rounding", "out_of_range").
 module;
 #include <charconv>
 #include <cstdint>

@@ -1,5 +1,5 @@
-// zarr.array: reading and writing regions chunk by chunk (core-v3.md "Chunk encoding",
-// "Hierarchy"; DECISIONS.md 25 for chunks that hold only the fill value).
+// zarr.array: reading and writing regions chunk by chunk (Zarr v3 core spec "Chunk encoding",
+// "Hierarchy"; docs/decisions.md 25 for chunks that hold only the fill value).
 module;
 #include <algorithm>
 #include <cstddef>

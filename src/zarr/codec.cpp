@@ -1,4 +1,4 @@
-// zarr.codec: building and running a codec chain (core-v3.md "Codecs", "Determination of
+// zarr.codec: building and running a codec chain (Zarr v3 core spec "Codecs", "Determination of
 // encoded representations"), and the configuration helpers every codec uses.
 module;
 #include <algorithm>
@@ -66,7 +66,7 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
                                                   std::string(key) + "\"");
         }
       }
-      // core-v3.md "must_understand": an extension marked false is one implementations may
+      // Zarr v3 core spec "must_understand": an extension marked false is one implementations may
       // ignore; an unknown one is skipped, a known one is used.
       if (optional && find_codec(name) == nullptr) {
         skipped_.push_back(item);

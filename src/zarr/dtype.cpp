@@ -1,5 +1,5 @@
-// zarr.dtype: name lookup and the JSON form of data types (core-v3.md "Data types";
-// each datatype-*.md "Data type name" and schema.json: configuration, if any, is empty).
+// zarr.dtype: name lookup and the JSON form of data types (Zarr v3 core spec "Data types";
+// each zarr-extensions data-types/* "Data type name" and schema.json: configuration, if any, is empty).
 module;
 #include <string>
 #include <string_view>
@@ -37,7 +37,7 @@ data_type parse_data_type(const boost::json::value& json, std::string_view where
   for (const auto& [key, value] : *object) {
     if (key == "name") continue;
     if (key == "must_understand") {
-      // A data type must always be understood (core-v3.md "must_understand").
+      // A data type must always be understood (Zarr v3 core spec "must_understand").
       if (value != boost::json::value(true))
         throw error(errc::invalid_metadata, at + ".must_understand: expected true, got " + boost::json::serialize(value));
       continue;

@@ -1,5 +1,5 @@
-// zarr.fill_value: fill values to and from JSON for every data type (core-v3.md "Permitted
-// fill values", datatype-*.md "Fill value representation", DECISIONS.md 1-6). A decimal is
+// zarr.fill_value: fill values to and from JSON for every data type (Zarr v3 core spec "Permitted
+// fill values", zarr-extensions data-types/* "Fill value representation", docs/decisions.md 1-6). A decimal is
 // rounded once, straight from its text to the type, with exact integer arithmetic.
 module;
 #include <algorithm>

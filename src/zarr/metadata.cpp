@@ -1,4 +1,4 @@
-// zarr.metadata: parsing, validating and writing zarr.json (core-v3.md "Metadata",
+// zarr.metadata: parsing, validating and writing zarr.json (Zarr v3 core spec "Metadata",
 // "Extensions", "Node names"; chunk-grids/regular-grid; chunk-key-encodings/{default,v2}).
 module;
 #include <algorithm>
@@ -273,7 +273,7 @@ group_metadata group_metadata::parse(const json::value& v) {
       if (!value.is_object()) bad("attributes", "an object", &value);
       g.attributes = value.as_object();
     } else if (key == "consolidated_metadata") {
-      // core-v3.md "Additional fields": accepted on groups; we do not use it.
+      // Zarr v3 core spec "Additional fields": accepted on groups; we do not use it.
       if (!value.is_object() && !value.is_null()) bad("consolidated_metadata", "an object", &value);
       g.extra[key] = value;
     } else {

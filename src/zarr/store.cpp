@@ -1,4 +1,4 @@
-// zarr.store: key validation (DECISIONS.md 24), the generic list_dir and snapshot.
+// zarr.store: key validation (docs/decisions.md 24), the generic list_dir and snapshot.
 module;
 #include <algorithm>
 #include <memory>

@@ -1,8 +1,9 @@
-// zarr.fuzz.seeds SHARED_DIR SEEDS_DIR CORPUS_DIR: writes the seed inputs of every fuzz target
+// zarr.fuzz.seeds DATA_DIR SEEDS_DIR CORPUS_DIR: writes the seed inputs of every fuzz target
 // into SEEDS_DIR/<target>/ (emptied first) and creates the empty working corpus folders
-// CORPUS_DIR/<target>/. Seeds come from the interop corpus (SHARED_DIR/interop/corpus-*: its
-// zarr.json documents, chunk files and whole arrays), the fill-value vectors
-// (SHARED_DIR/vectors/fill) and data encoded here with the library's own encoders.
+// CORPUS_DIR/<target>/. DATA_DIR is the tests' unpacked data (tests/data/README.md). Seeds come
+// from the interop corpus (DATA_DIR/interop/corpus-*: its zarr.json documents, chunk files and
+// whole arrays), the fill-value vectors (DATA_DIR/vectors/fill) and data encoded here with the
+// library's own encoders.
 #include <boost/json.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -128,8 +129,8 @@ void sharding_seeds() {
   }
 }
 
-void fill_value_seeds(const fs::path& shared) {
-  const auto dir = shared / "vectors" / "fill";
+void fill_value_seeds(const fs::path& data) {
+  const auto dir = data / "vectors" / "fill";
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     if (entry.path().extension() != ".csv") continue;
@@ -222,9 +223,9 @@ void library_array_seeds() {
 }
 
 // The interop corpus: every zarr.json, whole arrays, and chunk files by their last codec.
-void corpus_seeds(const fs::path& shared) {
+void corpus_seeds(const fs::path& data) {
   std::error_code ec;
-  for (const auto& corpus : fs::directory_iterator(shared / "interop", ec)) {
+  for (const auto& corpus : fs::directory_iterator(data / "interop", ec)) {
     if (!corpus.is_directory() || !corpus.path().filename().string().starts_with("corpus-")) continue;
     const auto store = corpus.path() / "store";
     for (const auto& entry : fs::recursive_directory_iterator(store, ec)) {
@@ -272,10 +273,10 @@ void corpus_seeds(const fs::path& shared) {
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: zarr.fuzz.seeds SHARED_DIR SEEDS_DIR CORPUS_DIR\n");
+    std::fprintf(stderr, "usage: zarr.fuzz.seeds DATA_DIR SEEDS_DIR CORPUS_DIR\n");
     return 2;
   }
-  const fs::path shared = argv[1];
+  const fs::path data = argv[1];
   seeds_root = argv[2];
   try {
     for (const auto& t : targets) {
@@ -285,10 +286,10 @@ int main(int argc, char** argv) {
     }
     codec_seeds();
     sharding_seeds();
-    fill_value_seeds(shared);
+    fill_value_seeds(data);
     region_seeds();
     library_array_seeds();
-    corpus_seeds(shared);
+    corpus_seeds(data);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "zarr.fuzz.seeds: %s\n", e.what());
     return 1;

@@ -1,5 +1,5 @@
 // libFuzzer target: zarr.json text through zarr::parse_node_metadata (zarr::parse_json and the
-// array and group validation of core-v3.md "Metadata"). A valid array must also resolve its
+// array and group validation of Zarr v3 core spec "Metadata"). A valid array must also resolve its
 // codec chain or refuse it with zarr::error, and the canonical text of a valid document must
 // parse back to the same canonical text.
 #include <cstddef>

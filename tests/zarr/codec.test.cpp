@@ -221,7 +221,7 @@ BOOST_AUTO_TEST_CASE(bounds_a_shard_by_its_inner_chunks) {
 }
 
 BOOST_AUTO_TEST_CASE(decodes_the_codecs_of_the_interop_corpus) {
-  const auto root = shared_dir() / "interop" / "corpus-seed1";
+  const auto root = data_dir() / "interop" / "corpus-seed1";
   const auto codecs = root / "store" / "codecs";
   BOOST_TEST_REQUIRE(std::filesystem::is_directory(codecs));
   std::size_t arrays = 0;

@@ -37,7 +37,7 @@ BOOST_AUTO_TEST_CASE(sizes_and_limits_follow_the_specs) {
 }
 
 BOOST_AUTO_TEST_CASE(float_formats_give_the_special_encodings_of_the_specs) {
-  // The "NaN" fill value column and max finite of shared/vectors/README.md's format table.
+  // The NaN bit pattern and largest finite value of each type (zarr-extensions data-types/<type>).
   struct row { zarr::data_type t; std::uint64_t nan, max; };
   using zarr::data_type;
   for (const auto& r : {row{data_type::float8_e3m4, 0x78, 0x6f}, row{data_type::float8_e4m3, 0x7c, 0x77},

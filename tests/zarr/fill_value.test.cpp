@@ -1,11 +1,10 @@
-// Tests of zarr.fill_value against shared/vectors/fill/*.csv (core-v3.md "Permitted fill
-// values", datatype-*.md "Fill value representation", DECISIONS.md 1-6), plus writing,
+// Tests of zarr.fill_value against vectors/fill/*.csv of tests/data (Zarr v3 core spec "Permitted
+// fill values", zarr-extensions data-types/* "Fill value representation", docs/decisions.md 1-6), plus writing,
 // complex values, errors and the JSON source-text helper.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <bit>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -51,7 +50,7 @@ struct vector_row {
 
 std::vector<vector_row> read_vectors(const std::string& type) {
   std::vector<vector_row> rows;
-  for (const auto& fields : zarr_test::read_csv(zarr_test::shared_dir() / "vectors" / "fill" / (type + ".csv"))) {
+  for (const auto& fields : zarr_test::read_csv(zarr_test::data_dir() / "vectors" / "fill" / (type + ".csv"))) {
     BOOST_TEST_REQUIRE(fields.size() == 3u, type << ": a row without 3 fields");
     rows.push_back({fields[0], fields[1], fields[2] == "double-rounding-trap"});
   }
@@ -152,7 +151,7 @@ BOOST_AUTO_TEST_SUITE(fill_value)
 
 BOOST_AUTO_TEST_CASE(every_vector_row_parses_to_its_bits_or_an_error) {
   std::size_t files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(zarr_test::shared_dir() / "vectors" / "fill"))
+  for (const auto& entry : std::filesystem::directory_iterator(zarr_test::data_dir() / "vectors" / "fill"))
     if (entry.path().extension() == ".csv") ++files;
   BOOST_TEST(files == rows_per_file.size());
   BOOST_TEST(rows_per_file.size() == 27u);
@@ -337,8 +336,9 @@ BOOST_AUTO_TEST_CASE(rounds_hand_picked_traps_once) {
   BOOST_TEST(outcome("2.938735877055719e-39", data_type::float8_e8m0fnu) == "ERROR");  // about 2^-128
 }
 
-BOOST_AUTO_TEST_CASE(handles_huge_exponents_and_long_mantissas_quickly) {
-  const auto start = std::chrono::steady_clock::now();
+// How long this takes is a benchmark's business, not a test's: a slow (digit by digit) parse
+// shows as a time-out of the whole executable, never as a flaky assertion.
+BOOST_AUTO_TEST_CASE(handles_huge_exponents_and_long_mantissas) {
   BOOST_TEST(outcome("1e99999", data_type::float64) == "ERROR");
   BOOST_TEST(outcome("1e-99999", data_type::float64) == "0000000000000000");
   BOOST_TEST(outcome("-1e-99999", data_type::float16) == "8000");
@@ -355,8 +355,6 @@ BOOST_AUTO_TEST_CASE(handles_huge_exponents_and_long_mantissas_quickly) {
   BOOST_TEST(outcome("1.00000000000000011102230246251565404236316680908203125", data_type::float64) == "3ff0000000000000");
   BOOST_TEST(outcome("1.00000000000000011102230246251565404236316680908203125" + std::string(3000, '0') + "1",
                      data_type::float64) == "3ff0000000000001");
-  const auto elapsed = std::chrono::steady_clock::now() - start;
-  BOOST_TEST(std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count() < 2000);
 }
 
 BOOST_AUTO_TEST_CASE(negative_zero_keeps_its_sign_where_the_type_has_one) {

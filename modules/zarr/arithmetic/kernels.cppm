@@ -1,6 +1,6 @@
 // zarr.arithmetic.kernels: the bulk loops of cast_value and scale_offset over chunk buffers in
-// the in-memory layout of dtype.cppm's `scalar` (codec-cast_value.md, codec-scale_offset.md;
-// DECISIONS.md 7-17). Loops never throw per element: they report the first failing element.
+// the in-memory layout of dtype.cppm's `scalar` (zarr-extensions codecs/cast_value and codecs/scale_offset;
+// docs/decisions.md 7-17). Loops never throw per element: they report the first failing element.
 // Results are bit-identical to zarr.arithmetic's scalar core (zarr::cast, zarr::arithmetic).
 module;
 #include <array>

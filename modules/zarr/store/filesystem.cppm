@@ -1,7 +1,7 @@
-// zarr.store.filesystem: a directory on the local file system as a store (core-v3.md
+// zarr.store.filesystem: a directory on the local file system as a store (Zarr v3 core spec
 // "Store implementations"); the default store, embedded, no server. Key "a/b/c" is the
 // file <root>/a/b/c. Writes are atomic: a temporary file in the same folder, renamed
-// over the old one (DECISIONS.md 23); keys never reach outside the root (DECISIONS.md 24).
+// over the old one (docs/decisions.md 23); keys never reach outside the root (docs/decisions.md 24).
 // A writer killed between the two leaves its temporary file, "<key>.zarr-tmp.<pid>.<n>":
 // never listed nor read as a key; remove_temporaries() deletes them.
 module;

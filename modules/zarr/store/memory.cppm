@@ -1,4 +1,4 @@
-// zarr.store.memory: a store that keeps every value in memory (core-v3.md "Store
+// zarr.store.memory: a store that keeps every value in memory (Zarr v3 core spec "Store
 // implementations"). Safe to use from several threads at once.
 module;
 #include <cstdint>

@@ -1,7 +1,8 @@
 // zarr.arithmetic.kernels: blocked loops with branch-free fast paths that the compiler can
 // vectorise, falling back to the scalar core (zarr::cast, zarr::arithmetic) per element;
 // a block whose fast path flags an error is redone with the scalar core to find the first
-// failing element (STYLE.md "Hot loops never throw per element"; DECISIONS.md 7-17).
+// failing element (a hot loop never throws per element: it sets a flag, and only then
+// is the first bad element looked for; docs/decisions.md 7-17).
 module;
 #include <algorithm>
 #include <bit>

@@ -34,7 +34,7 @@ namespace {
 // What marks a temporary file (filesystem.cppm); keys may not contain it.
 constexpr std::string_view temporary_marker = ".zarr-tmp.";
 
-// DECISIONS.md 24, and no temporary-file marker.
+// docs/decisions.md 24, and no temporary-file marker.
 void check_key(std::string_view key) {
   validate_key(key);
   if (key.find(temporary_marker) != std::string_view::npos)

@@ -1,5 +1,5 @@
-// Every row and column of shared/vectors/cast/<target>.csv through zarr::cast: five rounding
-// modes × (error, clamp, wrap), float64, integer and small-type sources (DECISIONS.md 7-12).
+// Every row and column of vectors/cast/<target>.csv (tests/data) through zarr::cast: five rounding
+// modes × (error, clamp, wrap), float64, integer and small-type sources (docs/decisions.md 7-12).
 #include <boost/test/unit_test.hpp>
 #include <cstdint>
 #include <string>

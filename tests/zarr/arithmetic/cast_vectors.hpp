@@ -1,4 +1,4 @@
-// The cast tables of shared/vectors/cast/ (see its README.md): the 26 targets, the
+// The cast tables of vectors/cast/ (tests/data/README.md): the 26 targets, the
 // (rounding, out_of_range) column of each result cell, and the sources a row stands for.
 // Shared by the cast engine test (arithmetic/cast.test.cpp) and the cast_value codec test.
 #pragma once

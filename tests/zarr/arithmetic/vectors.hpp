@@ -1,4 +1,4 @@
-// Reading shared/vectors (see its README.md) for the arithmetic tests: whole files split in
+// Reading the reference vectors (tests/data/README.md) for the arithmetic tests: whole files split in
 // place, hex and hex-float fields, and the row count every file must have (so a truncated or
 // skipped file fails).
 #pragma once
@@ -19,7 +19,7 @@
 
 namespace zarr_test {
 
-// Data rows (without the header) of each vector file, from `wc -l` of the shared/ snapshot.
+// Data rows (without the header) of each vector file, from `wc -l` of the files in tests/data/vectors.tar.xz.
 inline const std::map<std::string, std::size_t, std::less<>>& expected_rows() {
   static const std::map<std::string, std::size_t, std::less<>> rows{
       {"fp/arith_bfloat16.csv", 20000}, {"fp/arith_float16.csv", 20000}, {"fp/arith_float4_e2m1fn.csv", 256},
@@ -70,10 +70,10 @@ inline std::vector<std::string_view> split(std::string_view line) {
   }
 }
 
-// Reads shared/vectors/<name> and requires its expected row count and a consistent width.
+// Reads vectors/<name> of the test data and requires its expected row count and a consistent width.
 inline table read_vectors(const std::string& name) {
   table t;
-  const auto path = shared_dir() / "vectors" / name;
+  const auto path = data_dir() / "vectors" / name;
   std::ifstream in(path, std::ios::binary);
   BOOST_TEST_REQUIRE(in.good(), "cannot open " << path);
   std::ostringstream ss;

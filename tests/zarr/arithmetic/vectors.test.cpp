@@ -1,4 +1,4 @@
-// The decode, round and arith tables of shared/vectors/fp and shared/vectors/int (every row,
+// The decode, round and arith tables of vectors/fp and vectors/int (tests/data) (every row,
 // every column) through zarr.arithmetic's core: decode, cast from float64, arithmetic.
 #include <boost/test/unit_test.hpp>
 #include <cmath>

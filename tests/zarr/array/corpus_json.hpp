@@ -1,4 +1,4 @@
-// The JSON form of array elements used by the interop corpus (shared/interop/README.md
+// The JSON form of array elements used by the interop corpus (tests/data/README.md
 // "The JSON form"), for comparing what we read with what another implementation wrote.
 #pragma once
 #include <boost/test/unit_test.hpp>
@@ -21,7 +21,7 @@ inline double half_to_double(std::uint16_t h) {
   return sign * std::ldexp(1024 + m, e - 25);
 }
 
-// The corpus' JSON form of one element (see shared/interop/README.md "The JSON form").
+// The corpus' JSON form of one element (tests/data/README.md "The JSON form").
 inline json::value element_json(zarr::data_type t, const std::byte* p) {
   using zarr::data_type;
   const auto load = [&]<class T>(T) { T v; std::memcpy(&v, p, sizeof v); return v; };

@@ -1,4 +1,4 @@
-// Crash safety of the filesystem store (DECISIONS.md 23): a writer process killed with
+// Crash safety of the filesystem store (docs/decisions.md 23): a writer process killed with
 // SIGKILL at random moments leaves every chunk, inner chunk and zarr.json whole (its old
 // or its new content), and the store opens and lists. The data is generations.hpp's.
 #include <boost/test/unit_test.hpp>
@@ -171,75 +171,53 @@ BOOST_AUTO_TEST_CASE(leftover_temporary_files_do_not_break_opening_or_listing) {
 }
 
 BOOST_AUTO_TEST_CASE(every_chunk_and_document_survives_a_writer_killed_200_times) {
-  const auto dir = zarr_test::scratch_dir();
-  const auto root = dir / "store";
+  const auto root = zarr_test::scratch_dir() / "store";
   gen::create_layout(std::make_shared<zarr::filesystem_store>(root));
-  // How long a generation takes here (sanitizers, a loaded machine), so that the kills
-  // spread over whole generations: eight of them, in another store. Every killed writer is
-  // a new process, whose first generation also pays for first allocations: the longer of
-  // that one and the mean counts.
-  gen::create_layout(std::make_shared<zarr::filesystem_store>(dir / "timing"));
-  zarr_test::child_process timing({"crash", (dir / "timing").string(), "8"});
-  BOOST_TEST_REQUIRE(timing.wait_byte());
-  const auto t0 = std::chrono::steady_clock::now();
-  BOOST_TEST_REQUIRE(timing.wait_byte());
-  const auto first_generation = std::chrono::steady_clock::now() - t0;
-  for (int g = 1; g < 8; ++g) BOOST_TEST_REQUIRE(timing.wait_byte());
-  auto generation_time = std::max(first_generation, (std::chrono::steady_clock::now() - t0) / 8);
-  BOOST_TEST_REQUIRE(zarr_test::describe_status(timing.wait()) == "exit 0");
-
+  // The kill points count the writer's progress, not time: the writer reports every step
+  // (a unit, an array's attributes, the root group's: crash_writer.cpp) once it is on disk,
+  // and the test kills it right after the step it chose, wherever the writer then is (it
+  // does not wait for the test, so the kill lands anywhere in the steps that follow). So
+  // each writer completes at least `steps / steps_per_generation` generations, on any
+  // machine, and the generation reached at the end is at least their sum.
+  const auto per_generation = gen::steps_per_generation();
   std::mt19937 rng(20240611);  // fixed: the same sequence of kill points every run
-  std::size_t early = 0, leftovers = 0, slowdowns = 0;
-  std::uint32_t last_reached = 0;
-  int without_progress = 0;
-  const auto reached_now = [&] {
-    auto s = std::make_shared<zarr::filesystem_store>(root, false);
-    return gen::generation_attribute(zarr::group::open(s, "").metadata().attributes).value();
-  };
-  auto shortest = std::chrono::microseconds::max(), longest = std::chrono::microseconds::zero();
+  std::size_t early = 0, leftovers = 0, jittered = 0;
+  std::uint64_t guaranteed = 0;
   for (int kill = 0; kill < 200; ++kill) {
     zarr_test::child_process writer({"crash", root.string(), "0"});
-    // One kill in eight within 2 ms of starting the process, maybe before it writes;
-    // the others from its first write to one and a half generations in.
-    std::chrono::microseconds delay;
+    // One kill in eight as soon as the process exists, maybe before it writes; the others
+    // after 0 to one and a half generations of steps, half of them a few microseconds later
+    // (so that they land inside a write more often than between two).
+    std::uint64_t steps = 0;
     if (kill % 8 == 0) {
       ++early;
-      delay = std::chrono::microseconds(std::uniform_int_distribution<int>(0, 2000)(rng));
     } else {
-      BOOST_TEST_REQUIRE(writer.wait_byte(), "the writer exited before writing");
-      delay = std::chrono::duration_cast<std::chrono::microseconds>(
-          generation_time * std::uniform_real_distribution<double>(0, 1.5)(rng));
+      BOOST_TEST_REQUIRE(writer.wait_byte(), "kill " << kill << ": the writer exited before writing");
+      steps = std::uniform_int_distribution<std::uint64_t>(0, per_generation * 3 / 2)(rng);
+      for (std::uint64_t i = 0; i < steps; ++i)
+        BOOST_TEST_REQUIRE(writer.wait_byte(), "kill " << kill << ": the writer exited after " << i << " steps");
+      guaranteed += steps / per_generation;
+      if (rng() % 2 == 0) {
+        ++jittered;
+        std::this_thread::sleep_for(std::chrono::microseconds(rng() % 300));
+      }
     }
-    shortest = std::min(shortest, delay);
-    longest = std::max(longest, delay);
-    std::this_thread::sleep_for(delay);
     writer.kill();
     const auto status = writer.wait();
     BOOST_TEST_REQUIRE((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL),
                        "kill " << kill << ": the writer ended with " << zarr_test::describe_status(status));
     const auto problems = problems_after_kill(root);
-    BOOST_TEST_REQUIRE(problems.empty(), "kill " << kill << " after " << delay.count() << " us:" << first_problems(problems));
-    // Other work on the machine may slow the writers below what was timed: after 16 kills
-    // without a new generation, the kill points stretch by half.
-    if (const auto now = reached_now(); now > last_reached) {
-      last_reached = now;
-      without_progress = 0;
-    } else if (++without_progress == 16) {
-      generation_time = generation_time * 3 / 2;
-      without_progress = 0;
-      ++slowdowns;
-    }
+    BOOST_TEST_REQUIRE(problems.empty(), "kill " << kill << " after " << steps << " steps:" << first_problems(problems));
   }
   leftovers = temporaries_on_disk(root);
   // Unkilled, it finishes two more generations, and every unit holds the last one.
   auto s = std::make_shared<zarr::filesystem_store>(root, false);
   const auto reached = gen::generation_attribute(zarr::group::open(s, "").metadata().attributes).value();
-  BOOST_TEST_MESSAGE("200 kills (" << early << " within 2 ms of the start), after " << shortest.count() << " to "
-                                   << longest.count() << " us; a generation takes "
-                                   << std::chrono::duration_cast<std::chrono::microseconds>(generation_time).count()
-                                   << " us (stretched " << slowdowns << " times); generation " << reached
+  BOOST_TEST_MESSAGE("200 kills (" << early << " as the writer starts, " << jittered << " a few us after a step); "
+                                   << guaranteed << " generations guaranteed by the steps seen, generation " << reached
                                    << " reached; " << leftovers << " temporary files left behind");
-  BOOST_TEST(reached >= 5u);  // the kills did land all over generations, not always in the first
+  BOOST_TEST(guaranteed >= 20u);  // the kill points do reach across generations (fixed by the seed)
+  BOOST_TEST(reached >= guaranteed);
   zarr_test::child_process writer({"crash", root.string(), std::to_string(reached + 2)});
   BOOST_TEST(zarr_test::describe_status(writer.wait()) == "exit 0");
   for (const auto& name : gen::array_names) {

@@ -6,8 +6,11 @@
 //   crash_writer partition ROOT K N ROUNDS generations 1..ROUNDS of the chunks and shards whose
 //                                         number is K modulo N
 //
-// It writes one byte to stdout once the store is open, just before its first write, and
-// in crash mode one more after each generation.
+// It writes one byte to stdout once the store is open, just before its first write ('r'),
+// and in crash mode one more after each step of a generation is on disk: 'u' after a unit,
+// 'a' after an array's attributes, 'g' after the root group's (the generation is complete),
+// gen::steps_per_generation bytes per generation. crash.test.cpp counts them to kill the
+// writer after a chosen amount of progress, whatever the machine's speed.
 #include <boost/json.hpp>
 #include <cstdint>
 #include <cstdio>
@@ -45,8 +48,12 @@ int crash(const std::string& root, std::uint32_t last) {
   say('r');
   for (std::uint32_t g = start; last == 0 || g <= last; ++g) {
     for (auto& a : arrays) {
-      for (std::uint64_t u = 0; u < gen::unit_count(a.path()); ++u) gen::write_unit(a, g, u);
+      for (std::uint64_t u = 0; u < gen::unit_count(a.path()); ++u) {
+        gen::write_unit(a, g, u);
+        say('u');
+      }
       a.set_attributes(gen::attributes_of(g));
+      say('a');
     }
     group.set_attributes({{"generation", g}});
     say('g');

@@ -13,8 +13,8 @@ import zarr;
 
 namespace zarr_test::generations {
 
-// Three arrays of uint32 (fill value 0), 32 x 32, in one root group (small: a writer
-// killed after a few ms must have finished some generations):
+// Three arrays of uint32 (fill value 0), 32 x 32, in one root group (small, so that
+// the crash test's 200 writers, each killed within two generations, run quickly):
 //   plain    chunks of 16 x 16, bytes only: a torn chunk shows in its values;
 //   crc      chunks of 16 x 16, bytes -> zstd -> crc32c: a torn chunk fails to decode;
 //   sharded  shards of 16 x 16 of inner chunks of 8 x 8 (bytes -> zstd, index with crc32c):
@@ -27,6 +27,14 @@ inline std::uint64_t unit_side(const std::string& name) { return name == "sharde
 inline std::uint64_t units_per_row(const std::string& name) { return side / unit_side(name); }
 inline std::uint64_t unit_count(const std::string& name) { return units_per_row(name) * units_per_row(name); }
 inline std::uint64_t unit_elements(const std::string& name) { return unit_side(name) * unit_side(name); }
+
+// What crash_writer reports per generation in crash mode: one step per unit, one per
+// array's attributes, one for the root group's.
+inline std::uint64_t steps_per_generation() {
+  std::uint64_t n = 1;
+  for (const auto& name : array_names) n += unit_count(name) + 1;
+  return n;
+}
 
 // The region of unit `u` (row-major over the units).
 inline zarr::region unit_region(const std::string& name, std::uint64_t u) {

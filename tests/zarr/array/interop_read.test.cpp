@@ -1,5 +1,5 @@
 // Reading stores written by another implementation: every array of the zarrita.js corpus
-// (shared/interop/corpus-seed1) must read equal to its EXPECTED JSON.
+// (interop/corpus-seed1 in tests/data) must read equal to its EXPECTED JSON.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <cmath>
@@ -32,7 +32,7 @@ json::value read_json(const fs::path& p) {
 BOOST_AUTO_TEST_SUITE(interop_read)
 
 BOOST_AUTO_TEST_CASE(reads_every_array_of_the_zarrita_corpus_as_expected) {
-  const auto corpus = zarr_test::shared_dir() / "interop" / "corpus-seed1";
+  const auto corpus = zarr_test::data_dir() / "interop" / "corpus-seed1";
   auto store = std::make_shared<zarr::filesystem_store>(corpus / "store", false);
   std::size_t arrays = 0;
   for (const auto& entry : fs::recursive_directory_iterator(corpus / "EXPECTED")) {
@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(reads_every_array_of_the_zarrita_corpus_as_expected) {
 }
 
 BOOST_AUTO_TEST_CASE(reads_the_hierarchy_and_its_attributes) {
-  const auto corpus = zarr_test::shared_dir() / "interop" / "corpus-seed1";
+  const auto corpus = zarr_test::data_dir() / "interop" / "corpus-seed1";
   auto store = std::make_shared<zarr::filesystem_store>(corpus / "store", false);
   const auto nodes = read_json(corpus / "EXPECTED" / "_hierarchy.json");
   const auto& list = nodes.is_array() ? nodes.as_array() : nodes.at("nodes").as_array();

@@ -1,6 +1,6 @@
 // Sharded arrays at the array level: reading one inner chunk (or part of one) asks the store
 // for the shard's index and the bytes of the inner chunks the region meets, nothing else
-// (codec-sharding_indexed.md "Partial decoding"), counted by a store that records each read.
+// (Zarr v3 codecs/sharding_indexed "Partial decoding"), counted by a store that records each read.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <cstdint>

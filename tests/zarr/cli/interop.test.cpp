@@ -1,6 +1,6 @@
 // zarr3 read --format json and zarr3 info --json on every array of the zarrita.js corpus
-// (shared/interop/corpus-seed1), compared with its EXPECTED/*.json files (their JSON form:
-// shared/interop/README.md "The JSON form"), numerically, with exact doubles.
+// (interop/corpus-seed1 in tests/data), compared with its EXPECTED/*.json files (their JSON form:
+// tests/data/README.md "The JSON form"), numerically, with exact doubles.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <charconv>
@@ -44,7 +44,7 @@ bool same_element(const json::value& expected, const json::value& got, zarr::dat
 BOOST_AUTO_TEST_SUITE(cli_interop)
 
 BOOST_AUTO_TEST_CASE(reads_every_array_of_the_zarrita_corpus_as_expected) {
-  const auto corpus = zarr_test::shared_dir() / "interop" / "corpus-seed1";
+  const auto corpus = zarr_test::data_dir() / "interop" / "corpus-seed1";
   const auto store = corpus / "store";
   std::size_t arrays = 0;
   for (const auto& entry : fs::recursive_directory_iterator(corpus / "EXPECTED")) {
@@ -83,7 +83,7 @@ BOOST_AUTO_TEST_CASE(reads_every_array_of_the_zarrita_corpus_as_expected) {
 }
 
 BOOST_AUTO_TEST_CASE(tree_lists_the_corpus_hierarchy) {
-  const auto store = zarr_test::shared_dir() / "interop" / "corpus-seed1" / "store";
+  const auto store = zarr_test::data_dir() / "interop" / "corpus-seed1" / "store";
   const auto r = zarr3("tree " + q(store));
   BOOST_TEST(r.status == 0, r.err);
   BOOST_TEST(r.out.find("leaf  array") != std::string::npos, r.out);

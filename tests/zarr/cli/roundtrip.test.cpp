@@ -1,6 +1,6 @@
 // zarr3 write --format json then read --format json gives back the same text, token for
 // token, for every data type of the registry: the canonical values of the fill-value vectors
-// (shared/vectors/fill), every bit pattern of the 8-bit-or-smaller types, random bit patterns
+// (vectors/fill in tests/data), every bit pattern of the 8-bit-or-smaller types, random bit patterns
 // of the wider ones (NaN payloads included), and the integer extremes.
 #include <boost/test/unit_test.hpp>
 #include <algorithm>
@@ -50,7 +50,7 @@ std::vector<std::string> values_for(zarr::data_type t) {
     }
     return out;
   }
-  const auto csv = zarr_test::shared_dir() / "vectors" / "fill" / (std::string(info.name) + ".csv");
+  const auto csv = zarr_test::data_dir() / "vectors" / "fill" / (std::string(info.name) + ".csv");
   for (const auto& row : zarr_test::read_csv(csv))
     if (row.at(1) != "ERROR") add(zarr::parse_fill_value_text(row.at(0), t));
   if (info.kind == zarr::dtype_kind::boolean) return out;

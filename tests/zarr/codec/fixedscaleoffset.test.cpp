@@ -1,5 +1,5 @@
 // The numcodecs.fixedscaleoffset codec (read only): every numcodecs vector of
-// ../shared/interop/fixedscaleoffset_vectors.json decodes bit for bit (or, where numcodecs gave
+// interop/fixedscaleoffset_vectors.json (tests/data) decodes bit for bit (or, where numcodecs gave
 // an infinity or C-undefined garbage, throws), NumPy's promotion types, the fill value, the
 // two-codec conversion, configuration and element errors.
 #include <boost/test/unit_test.hpp>
@@ -51,7 +51,7 @@ zarr::bytes from_hex(std::string_view hex) {
 }
 
 json::value read_vectors() {
-  std::ifstream in(shared_dir() / "interop" / "fixedscaleoffset_vectors.json");
+  std::ifstream in(data_dir() / "interop" / "fixedscaleoffset_vectors.json");
   BOOST_TEST_REQUIRE(in.good());
   std::stringstream text;
   text << in.rdbuf();

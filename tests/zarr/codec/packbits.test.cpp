@@ -299,9 +299,9 @@ BOOST_AUTO_TEST_CASE(rejects_an_unknown_padding_encoding) {
   check_invalid(R"({"padding_encoding": "middle_byte"})", data_type::bool_,
                 "codecs[0].configuration.padding_encoding: expected \"none\", \"first_byte\" or \"last_byte\", got \"middle_byte\"");
   check_invalid(R"({"padding_encoding": null})", data_type::bool_, "codecs[0].configuration.padding_encoding: expected");
-  // schema.json's names: rejected, naming the README's (DECISIONS.md 22)
+  // schema.json's names: rejected, naming the README's (docs/decisions.md 22)
   check_invalid(R"({"padding_encoding": "start_byte"})", data_type::bool_,
-                "(schema.json's \"start_byte\" is the README's \"first_byte\", DECISIONS.md 22), got \"start_byte\"");
+                "(schema.json's \"start_byte\" is the README's \"first_byte\", docs/decisions.md 22), got \"start_byte\"");
   check_invalid(R"({"padding_encoding": "end_byte"})", data_type::bool_, "is the README's \"last_byte\"");
 }
 
@@ -309,7 +309,7 @@ BOOST_AUTO_TEST_CASE(rejects_unknown_configuration_key) {
   check_invalid(R"({"bits": 4})", data_type::uint8, "codecs[0].configuration.bits: expected no such key");
   check_invalid(R"({"start_bit": 0})", data_type::uint8,
                 "codecs[0].configuration.start_bit: expected \"first_bit\" (the README's name for this key; schema.json's "
-                "\"start_bit\" is not accepted, DECISIONS.md 22)");
+                "\"start_bit\" is not accepted, docs/decisions.md 22)");
   check_invalid(R"({"end_bit": 3})", data_type::uint8, "codecs[0].configuration.end_bit: expected \"last_bit\"");
   check_invalid("[]", data_type::uint8, "codecs[0].configuration: expected an object, got []");
 }

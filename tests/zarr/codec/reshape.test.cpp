@@ -1,5 +1,5 @@
 // The reshape codec: the spec's example through a filesystem store, shape resolution
-// (sizes, input_dims, -1), every configuration error of the spec and DECISIONS.md 21, and
+// (sizes, input_dims, -1), every configuration error of the spec and docs/decisions.md 21, and
 // that encode/decode hand the same buffer back without copying.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
@@ -37,7 +37,7 @@ void check_invalid(std::string_view shape, std::vector<std::uint64_t> decoded, s
 BOOST_AUTO_TEST_SUITE(reshape_codec)
 
 BOOST_AUTO_TEST_CASE(stores_the_spec_example_in_plain_c_order_through_a_filesystem_store) {
-  // codec-reshape.md "Example": chunk [100, 50, 64, 3] with [[0, 1], [2], 3] -> [5000, 64, 3].
+  // zarr-extensions codecs/reshape "Example": chunk [100, 50, 64, 3] with [[0, 1], [2], 3] -> [5000, 64, 3].
   auto store = std::make_shared<zarr::filesystem_store>(scratch_dir() / "example.zarr");
   const auto meta = zarr::array_metadata::parse(zarr::parse_json(R"({"zarr_format": 3, "node_type": "array",
       "shape": [100, 50, 64, 3], "data_type": "uint16", "fill_value": 0,

@@ -240,6 +240,45 @@ BOOST_AUTO_TEST_CASE(rejects_inner_chunks_that_overlap_the_index_or_partly_anoth
   ZARR_CHECK_ERROR(read_inner_chunk_1(start, into_start), errc::corrupt_chunk, "inner chunk 1: expected bytes outside the index");
 }
 
+// The exact edge between an inner chunk and the index, for both index locations: a shard
+// made by hand (4x4 uint16, 2x2 inner chunks, a 64-byte plain index) holding only inner chunk 1
+// (elements 3, 4, 7, 8) at `offset`, in `size` bytes. An off-by-one in the overlap check
+// (`offset + 1 < index_size` at the start, `... > size - index_size + 1` at the end) fails here.
+BOOST_AUTO_TEST_CASE(inner_chunks_end_exactly_where_the_index_begins) {
+  const auto hand_made = [](bool index_at_start, std::uint64_t offset, std::size_t size) {
+    zarr::bytes shard(size, std::byte{0});
+    const std::vector<std::uint16_t> chunk{3, 4, 7, 8};
+    if (offset + 8 <= size) std::memcpy(shard.data() + offset, chunk.data(), 8);
+    std::vector<std::uint64_t> entries(8, ~std::uint64_t{0});  // all empty but inner chunk 1
+    entries[2] = offset;
+    entries[3] = 8;
+    std::memcpy(shard.data() + (index_at_start ? 0 : size - 64), entries.data(), 64);  // over any chunk byte
+    return shard;
+  };
+  const auto check_reads = [](const zarr::codec_chain& c, const zarr::bytes& shard) {
+    const auto all = from_bytes<std::uint16_t>(c.decode(shard));
+    BOOST_TEST(all.size() == 16u);
+    BOOST_TEST((all[2] == 3 && all[3] == 4 && all[6] == 7 && all[7] == 8), "inner chunk 1 decoded wrongly");
+    BOOST_TEST(read_inner_chunk_1(c, shard) == (std::vector<std::uint16_t>{3, 4, 7, 8}), boost::test_tools::per_element());
+  };
+  // index at the start, bytes [0, 64): an inner chunk from byte 63 shares its last byte, from 64 it does not
+  const auto start = chain(plain(true), spec({4, 4}, data_type::uint16));
+  const auto at_63 = hand_made(true, 63, 72);
+  ZARR_CHECK_ERROR(start.decode(at_63), errc::corrupt_chunk,
+                   "inner chunk 1: expected bytes outside the index (the first 64 bytes of the shard), got offset 63 and length 8");
+  ZARR_CHECK_ERROR(read_inner_chunk_1(start, at_63), errc::corrupt_chunk, "got offset 63 and length 8");
+  check_reads(start, hand_made(true, 64, 72));
+  // index at the end of a 72-byte shard, bytes [8, 72): an inner chunk ending at byte 7 is fine,
+  // one ending at byte 8 shares the index's first byte
+  const auto end = chain(plain(false), spec({4, 4}, data_type::uint16));
+  check_reads(end, hand_made(false, 0, 72));
+  ZARR_CHECK_ERROR(end.decode(hand_made(false, 1, 72)), errc::corrupt_chunk,
+                   "inner chunk 1: expected bytes outside the index (the last 64 bytes of the shard), got offset 1 and length 8");
+  // and with a byte to spare before the index (73 bytes): offset 1 is fine, offset 2 is not
+  check_reads(end, hand_made(false, 1, 73));
+  ZARR_CHECK_ERROR(end.decode(hand_made(false, 2, 73)), errc::corrupt_chunk, "got offset 2 and length 8");
+}
+
 BOOST_AUTO_TEST_CASE(rejects_index_entries_out_of_range_or_wrapping_around) {
   const auto c = chain(plain(false), spec({4, 4}, data_type::uint16));
   const auto encoded = c.encode(to_bytes(iota16(16)));  // 32 bytes of inner chunks, then the index

@@ -1,5 +1,5 @@
 // zarr.codec.cast_value: the `cast_value` array -> array codec, which converts the numerical
-// value of every element to another data type (spec/codec-cast_value.md; DECISIONS.md 7-13).
+// value of every element to another data type (zarr-extensions codecs/cast_value; docs/decisions.md 7-13).
 // Configuration: {"name": "cast_value", "configuration": {"data_type": "uint8",
 //   "rounding": "towards-zero", "out_of_range": "clamp",
 //   "scalar_map": {"encode": [["NaN", 255]], "decode": [[255, "NaN"]]}}}
@@ -68,7 +68,7 @@ class scalar_lookup {
 class cast_value_codec final : public array_to_array_codec {
  public:
   // Casts the fill value of `decoded` to `config.type` (with scalar_map.encode) and checks
-  // that it casts back to itself (DECISIONS.md 13): zarr::error (invalid_metadata) naming
+  // that it casts back to itself (docs/decisions.md 13): zarr::error (invalid_metadata) naming
   // `where` ("codecs[0]") and the fill value otherwise.
   cast_value_codec(const cast_value_configuration& config, const chunk_spec& decoded, std::string where);
 

@@ -1,7 +1,7 @@
 // zarr.codec.fixedscaleoffset: the legacy `numcodecs.fixedscaleoffset` array -> array codec,
 // read only, decoding bit for bit as numcodecs 0.11 with NumPy 1.24 does
-// (spec/codec-scale_offset.md "Legacy numcodecs.fixedscaleoffset codec",
-// spec/codec-numcodecs.fixedscaleoffset-branch.md; DECISIONS.md 18-20).
+// (zarr-extensions codecs/scale_offset "Legacy numcodecs.fixedscaleoffset codec",
+// zarr-extensions codecs/numcodecs.fixedscaleoffset (numcodecs branch); docs/decisions.md 18-20).
 // Configuration: {"name": "numcodecs.fixedscaleoffset",
 //                 "configuration": {"offset": 1000, "scale": 10.0, "dtype": "<f8", "astype": "|u1"}}
 module;
@@ -87,7 +87,7 @@ class fixedscaleoffset_codec final : public array_to_array_codec {
   chunk_spec encoded_;
 };
 
-// The codecs that replace `config` when migrating an array (DECISIONS.md 18):
+// The codecs that replace `config` when migrating an array (docs/decisions.md 18):
 // [{"name": "scale_offset", "configuration": {"scale": s, "offset": o}},
 //  {"name": "cast_value", "configuration": {"data_type": astype, "rounding": "nearest-even",
 //   "out_of_range": "wrap"}}] (no out_of_range for a float astype, which wrap does not allow; no

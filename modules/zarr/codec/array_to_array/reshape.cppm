@@ -1,5 +1,5 @@
 // zarr.codec.reshape: the `reshape` array -> array codec, which gives a chunk a new shape
-// with the same elements in the same C order (spec/codec-reshape.md; DECISIONS.md 21).
+// with the same elements in the same C order (zarr-extensions codecs/reshape; docs/decisions.md 21).
 // Configuration: {"name": "reshape", "configuration": {"shape": [[0, 1], [2], 3]}}
 // (each entry a size, a list of input dimensions whose product it is, or -1 at most once).
 module;

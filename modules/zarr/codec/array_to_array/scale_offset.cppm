@@ -1,6 +1,6 @@
 // zarr.codec.scale_offset: the `scale_offset` array -> array codec, encode (x - offset) * scale,
 // decode x / scale + offset, each operation exact and rounded once in the array's own data
-// type (spec/codec-scale_offset.md; DECISIONS.md 14-17).
+// type (zarr-extensions codecs/scale_offset; docs/decisions.md 14-17).
 // Configuration: {"name": "scale_offset", "configuration": {"offset": 5, "scale": 0.1}}
 // (both optional: offset 0, scale 1; the fill value is transformed like the elements).
 module;

@@ -1,5 +1,5 @@
 // zarr.codec.transpose: the `transpose` array -> array codec, which permutes the dimensions
-// of a chunk (spec/codec-transpose.md, schema in codec-bytes-transpose-schemas.md).
+// of a chunk (Zarr v3 codecs/transpose and its JSON schema).
 // Configuration: {"name": "transpose", "configuration": {"order": [2, 0, 1]}}
 // (encoded shape B_shape[i] = A_shape[order[i]]; the fill value passes unchanged).
 module;

@@ -1,5 +1,5 @@
 // zarr.codec.bytes: the `bytes` array -> bytes codec: elements in C order, each in the
-// chosen byte order (spec/codec-bytes.md; sub-byte and 8-bit types: datatype-*.md "bytes").
+// chosen byte order (Zarr v3 codecs/bytes; sub-byte and 8-bit types: zarr-extensions data-types/* "bytes").
 // Configuration: {"name": "bytes", "configuration": {"endian": "little"}}
 // (`endian` is required for types of more than 8 bits, and ignored for the others).
 module;

@@ -1,6 +1,6 @@
 // zarr.codec.packbits: the `packbits` array -> bytes codec, which stores bits first_bit..last_bit
-// of every component back to back, least significant bit first (spec/codec-packbits.md;
-// DECISIONS.md 22). Configuration:
+// of every component back to back, least significant bit first (zarr-extensions codecs/packbits;
+// docs/decisions.md 22). Configuration:
 //   {"name": "packbits", "configuration": {"padding_encoding": "none", "first_bit": 0, "last_bit": 3}}
 module;
 #include <cstddef>
@@ -22,7 +22,7 @@ export namespace zarr {
 // bits, or in a byte after them.
 enum class packbits_padding : std::uint8_t { none, first_byte, last_byte };
 
-// The JSON configuration, with the README's key names (DECISIONS.md 22). schema.json's
+// The JSON configuration, with the README's key names (docs/decisions.md 22). schema.json's
 // start_bit / end_bit / start_byte / end_byte are rejected with a message naming the
 // README's name. A bit left out (or null) takes its default when the codec is built.
 struct packbits_configuration {

@@ -1,6 +1,6 @@
 // sharding_indexed (array -> bytes): a chunk ("shard") split into inner chunks, each encoded
 // by its own codec chain, with an index of [offset, nbytes] per inner chunk at the start or
-// end. Spec: codec-sharding_indexed.md. Example configuration:
+// end. Spec: Zarr v3 codecs/sharding_indexed. Example configuration:
 //   {"chunk_shape": [32, 32], "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
 //    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
 //    "index_location": "end"}

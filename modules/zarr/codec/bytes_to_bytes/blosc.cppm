@@ -1,5 +1,5 @@
 // zarr.codec.blosc: the `blosc` bytes -> bytes codec: the c-blosc 1 container format
-// (spec/codec-blosc.md).
+// (Zarr v3 codecs/blosc).
 // Configuration: {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5,
 //   "shuffle": "shuffle", "typesize": 4, "blocksize": 0}}
 module;
@@ -21,7 +21,7 @@ enum class blosc_shuffle : std::uint8_t { noshuffle, shuffle, bitshuffle };
 // The JSON configuration. `cname` is one of lz4, lz4hc, blosclz, zstd, snappy, zlib (a name
 // the linked c-blosc lacks is errc::unsupported); `clevel` 0..9; `typesize` 1 or more:
 // required by the spec unless `shuffle` is "noshuffle", but when absent this library takes
-// the element size of the chunk's data type and records it (codec-blosc.md allows that);
+// the element size of the chunk's data type and records it (Zarr v3 codecs/blosc allows that);
 // `blocksize` 0 (automatic) or more.
 struct blosc_configuration {
   std::string cname = "lz4";

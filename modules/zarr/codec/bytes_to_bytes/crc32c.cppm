@@ -1,5 +1,5 @@
 // zarr.codec.crc32c: the `crc32c` bytes -> bytes codec, which appends the CRC32C
-// (Castagnoli, RFC 3720) of its input as 4 bytes little-endian (spec/codec-crc32c.md).
+// (Castagnoli, RFC 3720) of its input as 4 bytes little-endian (Zarr v3 codecs/crc32c).
 // Configuration: {"name": "crc32c"} (no configuration keys).
 module;
 #include <cstddef>

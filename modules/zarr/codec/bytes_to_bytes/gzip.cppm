@@ -1,5 +1,5 @@
 // zarr.codec.gzip: the `gzip` bytes -> bytes codec: DEFLATE in the gzip format, RFC 1952
-// (spec/codec-gzip.md).
+// (Zarr v3 codecs/gzip).
 // Configuration: {"name": "gzip", "configuration": {"level": 5}} (level 0 to 9, required).
 module;
 #include <cstddef>

@@ -1,5 +1,5 @@
 // zarr.codec.zstd: the `zstd` bytes -> bytes codec: Zstandard frames, RFC 8878
-// (spec/codec-zstd.md, from zarr-extensions).
+// (zarr-extensions codecs/zstd).
 // Configuration: {"name": "zstd", "configuration": {"level": 3, "checksum": true}}
 // (level -131072 to 22, required, 0 = zstd's default; checksum optional, default false).
 module;
@@ -31,7 +31,7 @@ class zstd_codec final : public bytes_to_bytes_codec {
   zstd_codec(const zstd_configuration& config, std::string where);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "zstd"; }
-  // "checksum" is written only when true (codec-zstd.md: "Should be omitted if false").
+  // "checksum" is written only when true (zarr-extensions codecs/zstd: "Should be omitted if false").
   [[nodiscard]] boost::json::value to_json() const override;
   [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
   void encode_into(std::span<const std::byte> in, bytes& out) const override;

@@ -1,5 +1,5 @@
 // zarr.codec.cast_value: configuration parsing, the fill-value round trip, and the per-chunk
-// loops (spec/codec-cast_value.md "Procedure"; DECISIONS.md 7-13). The cast itself is the
+// loops (zarr-extensions codecs/cast_value "Procedure"; docs/decisions.md 7-13). The cast itself is the
 // bulk kernel zarr::cast_elements; scalar_map is applied around it: 8-bit sources go through
 // a 256-entry table with the map folded in, wider sources are scanned for keys segment by
 // segment, and only segments holding keys are copied with each key replaced by 1 (which casts
@@ -72,7 +72,7 @@ std::vector<scalar_map_entry> parse_entries(const codec_context& ctx, const json
       try {
         return parse_scalar(ctx, (*pair)[k], here + "[" + std::to_string(k) + "]", t);
       } catch (const error& e) {
-        // A scalar_map entry that its type cannot hold makes the metadata invalid (DECISIONS.md 11).
+        // A scalar_map entry that its type cannot hold makes the metadata invalid (docs/decisions.md 11).
         throw error(errc::invalid_metadata, e.what());
       }
     };
@@ -251,7 +251,7 @@ cast_value_codec::cast_value_codec(const cast_value_configuration& config, const
   setup(encode_, decoded_.type, config_.type, config_.encode_map, "encoding");
   setup(decode_, config_.type, decoded_.type, config_.decode_map, "decoding");
 
-  // The fill value: cast like the elements, and it must come back unchanged (DECISIONS.md 13).
+  // The fill value: cast like the elements, and it must come back unchanged (docs/decisions.md 13).
   const auto fill = decoded_.fill.type == decoded_.type ? decoded_.fill.raw() : 0;
   const auto there = cast_one(encode_.from, encode_.to, encode_.rounding, encode_.out_of_range, encode_.map, fill);
   if (!there.ok())

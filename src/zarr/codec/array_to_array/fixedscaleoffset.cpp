@@ -1,11 +1,11 @@
 // zarr.codec.fixedscaleoffset: numcodecs 0.11's FixedScaleOffset reproduced for reading.
 //   numcodecs decode: dec = (enc / scale) + offset; dec.astype(dtype)
 // with scale and offset Python scalars, so NumPy 1.24's value-based promotion picks the
-// arithmetic types (../shared/interop/README.md "FixedScaleOffset vectors"). Each operation
+// arithmetic types (recorded per case in the FixedScaleOffset vectors, tests/data). Each operation
 // is done natively in that type (float16 through float32, which is exact for + and /, as NumPy
 // does), so results and NaN payloads are NumPy's bit for bit; where NumPy's result is C
 // undefined behaviour (NaN or out of range into an integer) or an overflow to infinity, we
-// throw instead (DECISIONS.md 18).
+// throw instead (docs/decisions.md 18).
 //
 // Fill value (encoded().fill): what numcodecs' encode gives for the fill value,
 // round_half_even((fill - offset) * scale) cast to astype, with NumPy's types for each step

@@ -1,5 +1,5 @@
 // zarr.codec.reshape: parsing `shape`, resolving it against the decoded shape with every
-// rule of spec/codec-reshape.md (DECISIONS.md 21 for the prefix rule), and the no-copy
+// rule of zarr-extensions codecs/reshape (docs/decisions.md 21 for the prefix rule), and the no-copy
 // encode/decode (the C-order bytes of A are the C-order bytes of B).
 module;
 #include <cstddef>

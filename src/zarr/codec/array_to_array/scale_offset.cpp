@@ -1,6 +1,6 @@
 // zarr.codec.scale_offset: parsing offset/scale with the fill-value rules of the array's type,
 // transforming the fill value at build time, and running the bulk kernels of
-// zarr.arithmetic.kernels in place over whole chunks (spec/codec-scale_offset.md).
+// zarr.arithmetic.kernels in place over whole chunks (zarr-extensions codecs/scale_offset).
 module;
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +21,7 @@ namespace json = boost::json;
 
 namespace {
 
-// Reads `key` as a value of `type`; nothing when absent. Rejects what DECISIONS.md 16 rejects.
+// Reads `key` as a value of `type`; nothing when absent. Rejects what docs/decisions.md 16 rejects.
 std::optional<scalar> scalar_member(const codec_context& ctx, const json::object& config, std::string_view key,
                                     data_type type) {
   const auto* v = config.if_contains(key);

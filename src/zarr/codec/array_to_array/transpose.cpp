@@ -1,6 +1,6 @@
 // zarr.codec.transpose: parsing the order, and an N-d permuting copy that merges
 // contiguous dimensions, copies contiguous runs with memcpy and transposes the two
-// innermost strided dimensions in cache-sized tiles (spec/codec-transpose.md).
+// innermost strided dimensions in cache-sized tiles (Zarr v3 codecs/transpose).
 module;
 #include <algorithm>
 #include <cstddef>

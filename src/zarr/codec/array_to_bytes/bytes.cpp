@@ -1,5 +1,5 @@
 // zarr.codec.bytes: byte order conversion, and the one-byte layouts of the small types
-// (spec/codec-bytes.md; datatype-int2.md etc. "Codec compatibility / bytes").
+// (Zarr v3 codecs/bytes; zarr-extensions data-types/int2 etc. "Codec compatibility / bytes").
 module;
 #include <bit>
 #include <cstddef>
@@ -128,7 +128,7 @@ void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<s
                                          std::to_string(encoded.size()));
   const auto& type = info(decoded_.type);
   if (decoded_.type == data_type::bool_) {
-    // Only 0 and 1 are booleans (codec-bytes.md); anything else is not data this codec wrote.
+    // Only 0 and 1 are booleans (Zarr v3 codecs/bytes); anything else is not data this codec wrote.
     std::uint8_t any = 0;
     for (auto b : encoded) any |= static_cast<std::uint8_t>(b);
     if (any > 1) {

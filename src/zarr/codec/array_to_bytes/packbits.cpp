@@ -1,4 +1,4 @@
-// zarr.codec.packbits: word-at-a-time bit packing (spec/codec-packbits.md, DECISIONS.md 22).
+// zarr.codec.packbits: word-at-a-time bit packing (zarr-extensions codecs/packbits, docs/decisions.md 22).
 // Components go through a 64-bit accumulator that is stored eight bytes at a time; the 1-,
 // 2- and 4-bit cases of one-byte types gather eight elements from one 64-bit load with
 // shifts and masks, and decode through a 256-row table; full-width types are a memcpy.
@@ -231,12 +231,12 @@ std::optional<packbits_layout> packbits_layout_of(data_type type) noexcept {
 
 packbits_configuration packbits_configuration::parse(const codec_context& ctx) {
   const auto& config = configuration_object(ctx);
-  // schema.json spells the keys start_/end_; the README (and DECISIONS.md 22) first_/last_.
+  // schema.json spells the keys start_/end_; the README (and docs/decisions.md 22) first_/last_.
   for (const auto& [schema_name, readme_name] : {std::pair{"start_bit", "first_bit"}, std::pair{"end_bit", "last_bit"}})
     if (config.contains(schema_name))
       throw error(errc::invalid_metadata, ctx.where + ".configuration." + schema_name + ": expected \"" + readme_name +
                                               "\" (the README's name for this key; schema.json's \"" + schema_name +
-                                              "\" is not accepted, DECISIONS.md 22), got \"" + schema_name + "\"");
+                                              "\" is not accepted, docs/decisions.md 22), got \"" + schema_name + "\"");
   reject_unknown_keys(config, {"padding_encoding", "first_bit", "last_bit"}, ctx.where);
   packbits_configuration out;
   if (const auto* p = config.if_contains("padding_encoding")) {
@@ -252,7 +252,7 @@ packbits_configuration packbits_configuration::parse(const codec_context& ctx) {
       throw error(errc::invalid_metadata, at + ": expected \"none\", \"first_byte\" or \"last_byte\" (schema.json's \"" +
                                               std::string(*s) + "\" is the README's \"" +
                                               (*s == "start_byte" ? "first_byte" : "last_byte") +
-                                              "\", DECISIONS.md 22), got " + json::serialize(*p));
+                                              "\", docs/decisions.md 22), got " + json::serialize(*p));
     } else {
       throw error(errc::invalid_metadata, at + ": expected \"none\", \"first_byte\" or \"last_byte\", got " + json::serialize(*p));
     }

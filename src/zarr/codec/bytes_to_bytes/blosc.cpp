@@ -1,5 +1,5 @@
 // zarr.codec.blosc: c-blosc's context functions (thread safe, no global state, one internal
-// thread), with the header validated before the output is allocated (spec/codec-blosc.md).
+// thread), with the header validated before the output is allocated (Zarr v3 codecs/blosc).
 module;
 #include <algorithm>
 #include <array>
@@ -62,7 +62,7 @@ blosc_configuration blosc_configuration::parse(const codec_context& ctx) {
                                             "\"shuffle\", \"bitshuffle\", got \"" + shuffle + "\"");
   out.shuffle = static_cast<blosc_shuffle>(s - shuffle_names.begin());
   // Absent typesize: the element size of the data this codec receives. Bytes -> bytes codecs
-  // see the array -> bytes codec's input type in ctx.decoded (core-v3.md leaves this choice
+  // see the array -> bytes codec's input type in ctx.decoded (Zarr v3 core spec leaves this choice
   // to the implementation as long as it is recorded, which to_json does).
   const auto element_size = static_cast<std::int64_t>(info(ctx.decoded.type).size);
   out.typesize = static_cast<std::uint64_t>(integer_member(config, "typesize", 1, max_typesize, element_size, ctx.where));

@@ -1,5 +1,5 @@
 // zarr.codec.crc32c: CRC32C with the SSE4.2 crc32 instruction when the CPU has it
-// (chosen at run time), else slicing-by-8 tables (spec/codec-crc32c.md, RFC 3720).
+// (chosen at run time), else slicing-by-8 tables (Zarr v3 codecs/crc32c, RFC 3720).
 module;
 #include <array>
 #include <bit>

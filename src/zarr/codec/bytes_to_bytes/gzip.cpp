@@ -1,6 +1,6 @@
 // zarr.codec.gzip: zlib's deflate with the gzip wrapper (windowBits 15 + 16) to encode, and
 // inflate with header auto-detection (15 + 32) into a progressively grown buffer to decode
-// (spec/codec-gzip.md).
+// (Zarr v3 codecs/gzip).
 module;
 #include <algorithm>
 #include <climits>

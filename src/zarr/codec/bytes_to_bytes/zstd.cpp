@@ -1,6 +1,6 @@
 // zarr.codec.zstd: one-shot compression with ZSTD_compress2, and streaming decompression
 // into a buffer sized from the frame header when it declares its content size
-// (spec/codec-zstd.md).
+// (zarr-extensions codecs/zstd).
 module;
 #include <algorithm>
 #include <cstddef>
