@@ -1,4 +1,4 @@
-// zarr.builder: creating an array from C++ values instead of a zarr.json string (core-v3.md
+// zarr.builder: creating an array from C++ values instead of a zarr.json string (Zarr v3 core spec
 // "Array metadata"; each codec's spec for its configuration): typed codec configurations in
 // zarr::codecs, typed fill values, and zarr::array_builder, which gives the same validated
 // array_metadata that parsing the equivalent document gives, or a zarr::error.
@@ -47,29 +47,29 @@ class typed_value {
 
 namespace codecs {
 
-// codec-bytes.md: {"endian": "little" | "big"}; nothing for types of at most 8 bits.
+// Zarr v3 codecs/bytes: {"endian": "little" | "big"}; nothing for types of at most 8 bits.
 struct bytes {
   std::optional<zarr::endian> endian = zarr::endian::little;
 };
 // Every member has a default, so that designated initializers may leave any out (also
 // under -Wmissing-designated-field-initializers).
-// codec-transpose.md: {"order": [...]}, a permutation of the dimensions.
+// Zarr v3 codecs/transpose: {"order": [...]}, a permutation of the dimensions.
 struct transpose {
   std::vector<std::size_t> order = {};
 };
-// codec-crc32c.md: no configuration.
+// Zarr v3 codecs/crc32c: no configuration.
 struct crc32c {};
-// codec-gzip.md: {"level": 0..9}.
+// Zarr v3 codecs/gzip: {"level": 0..9}.
 struct gzip {
   int level = 6;
 };
-// codec-zstd.md: {"level": -131072..22, "checksum": bool}.
+// zarr-extensions codecs/zstd: {"level": -131072..22, "checksum": bool}.
 struct zstd {
   int level = 0;
   bool checksum = false;
 };
 enum class blosc_cname : std::uint8_t { blosclz, lz4, lz4hc, snappy, zlib, zstd };
-// codec-blosc.md. Without a typesize the element size of the data type is used and recorded.
+// Zarr v3 codecs/blosc. Without a typesize the element size of the data type is used and recorded.
 struct blosc {
   blosc_cname cname = blosc_cname::lz4;
   int clevel = 5;
@@ -77,12 +77,12 @@ struct blosc {
   std::optional<std::uint64_t> typesize = {};
   std::uint64_t blocksize = 0;  // automatic
 };
-// codec-scale_offset.md: encode (x - offset) * scale; values of the type the codec receives.
+// zarr-extensions codecs/scale_offset: encode (x - offset) * scale; values of the type the codec receives.
 struct scale_offset {
   std::optional<typed_value> offset = {};
   std::optional<typed_value> scale = {};
 };
-// codec-cast_value.md. Map entries are [input, output] pairs: encode from the type the codec
+// zarr-extensions codecs/cast_value. Map entries are [input, output] pairs: encode from the type the codec
 // receives to `data_type`, decode back.
 struct cast_value {
   zarr::data_type data_type = zarr::data_type::float64;
@@ -91,12 +91,12 @@ struct cast_value {
   std::vector<std::pair<typed_value, typed_value>> encode_map = {};
   std::vector<std::pair<typed_value, typed_value>> decode_map = {};
 };
-// codec-reshape.md: each entry of `shape` a size, -1 (inferred, at most once), or the list of
+// zarr-extensions codecs/reshape: each entry of `shape` a size, -1 (inferred, at most once), or the list of
 // input dimensions whose product it is.
 struct reshape {
   std::vector<std::variant<std::int64_t, std::vector<std::size_t>>> shape = {};
 };
-// codec-packbits.md.
+// zarr-extensions codecs/packbits.
 struct packbits {
   packbits_padding padding_encoding = packbits_padding::none;
   std::optional<std::uint64_t> first_bit = {};
@@ -109,7 +109,7 @@ struct sharding_indexed;
 using any = std::variant<bytes, transpose, crc32c, gzip, zstd, blosc, scale_offset, cast_value, reshape, packbits,
                          sharding_indexed>;
 
-// codec-sharding-indexed.md. Empty `codecs` is [bytes{}]; empty `index_codecs` is
+// Zarr v3 codecs/sharding_indexed. Empty `codecs` is [bytes{}]; empty `index_codecs` is
 // [bytes{}, crc32c{}].
 struct sharding_indexed {
   std::vector<std::uint64_t> chunk_shape = {};

@@ -3,6 +3,7 @@
 module;
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <algorithm>
 #include <deque>
 #include <memory>
@@ -36,6 +37,18 @@ using bytes = std::vector<std::byte, default_init_allocator<std::byte>>;
 inline constexpr std::size_t kept_buffer_limit = std::size_t{64} << 20;
 inline void let_go_if_large(bytes& b) noexcept {
   if (b.capacity() > kept_buffer_limit) bytes().swap(b);
+}
+
+// The element of type T at index i of a byte buffer (any alignment), and the inverse.
+template <class T>
+[[nodiscard]] T load_element(const std::byte* p, std::size_t i) noexcept {
+  T v;
+  std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+  return v;
+}
+template <class T>
+void store_element(std::byte* p, std::size_t i, T v) noexcept {
+  std::memcpy(p + i * sizeof(T), &v, sizeof(T));
 }
 
 // A byte range of a stored value: [offset, offset + length), or the last `length` bytes.

@@ -275,6 +275,15 @@ struct codec_entry {
 // The configuration as an object: an absent (null) configuration is an empty object; any
 // other non-object is an error naming `where`.
 [[nodiscard]] const boost::json::object& configuration_object(const codec_context& ctx);
+// The same, with every key not in `allowed` rejected (reject_unknown_keys).
+[[nodiscard]] const boost::json::object& configuration_object(const codec_context& ctx,
+                                                              std::initializer_list<std::string_view> allowed);
+// The member `key` of `config`, which must be there: else an error naming
+// `where`.configuration.`key` and what was `expected`.
+[[nodiscard]] const boost::json::value& required_member(const boost::json::object& config, std::string_view key,
+                                                        std::string_view where, std::string_view expected);
+// A JSON non-negative integer; nothing for anything else.
+[[nodiscard]] std::optional<std::uint64_t> non_negative_integer(const boost::json::value& v) noexcept;
 // Rejects every key of `config` not in `allowed`, naming `where`.configuration.<key>.
 void reject_unknown_keys(const boost::json::object& config, std::initializer_list<std::string_view> allowed,
                          std::string_view where);

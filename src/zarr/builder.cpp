@@ -2,6 +2,7 @@
 // validation (the same round trip through text and parse, and the same chain resolution, as
 // array::create).
 module;
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,33 +30,18 @@ json::value named(std::string_view name, json::object configuration) {
 }
 
 std::string_view cname_of(blosc_cname c) {
-  switch (c) {
-    case blosc_cname::blosclz: return "blosclz";
-    case blosc_cname::lz4: return "lz4";
-    case blosc_cname::lz4hc: return "lz4hc";
-    case blosc_cname::snappy: return "snappy";
-    case blosc_cname::zlib: return "zlib";
-    case blosc_cname::zstd: return "zstd";
-  }
-  return "?";
+  constexpr std::array<std::string_view, 6> names{"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
+  return names[static_cast<std::size_t>(c)];
 }
 
 std::string_view shuffle_of(blosc_shuffle s) {
-  switch (s) {
-    case blosc_shuffle::noshuffle: return "noshuffle";
-    case blosc_shuffle::shuffle: return "shuffle";
-    case blosc_shuffle::bitshuffle: return "bitshuffle";
-  }
-  return "?";
+  constexpr std::array<std::string_view, 3> names{"noshuffle", "shuffle", "bitshuffle"};
+  return names[static_cast<std::size_t>(s)];
 }
 
 std::string_view padding_of(packbits_padding p) {
-  switch (p) {
-    case packbits_padding::none: return "none";
-    case packbits_padding::first_byte: return "first_byte";
-    case packbits_padding::last_byte: return "last_byte";
-  }
-  return "?";
+  constexpr std::array<std::string_view, 3> names{"none", "first_byte", "last_byte"};
+  return names[static_cast<std::size_t>(p)];
 }
 
 // A typed scalar as the JSON of a value of `type` (exact: the shortest decimal that reads back).
@@ -89,7 +75,7 @@ json::value to_json(const any& codec, data_type type, std::string_view where_vie
         using C = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<C, bytes>) {
           json::object config;
-          // codec-bytes.md: the byte order of types of one byte is left out (the codec's own form)
+          // Zarr v3 codecs/bytes: the byte order of types of one byte is left out (the codec's own form)
           if (c.endian && info(type).size > 1) config["endian"] = *c.endian == zarr::endian::little ? "little" : "big";
           return named("bytes", std::move(config));
         } else if constexpr (std::is_same_v<C, transpose>) {
@@ -102,7 +88,7 @@ json::value to_json(const any& codec, data_type type, std::string_view where_vie
           return named("gzip", {{"level", c.level}});
         } else if constexpr (std::is_same_v<C, zstd>) {
           json::object config{{"level", c.level}};
-          if (c.checksum) config["checksum"] = true;  // codec-zstd.md: omitted when false
+          if (c.checksum) config["checksum"] = true;  // zarr-extensions codecs/zstd: omitted when false
           return named("zstd", std::move(config));
         } else if constexpr (std::is_same_v<C, blosc>) {
           json::object config{{"cname", cname_of(c.cname)}, {"clevel", c.clevel}, {"shuffle", shuffle_of(c.shuffle)},

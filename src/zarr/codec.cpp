@@ -2,6 +2,7 @@
 // encoded representations"), and the configuration helpers every codec uses.
 module;
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 #include <cstdint>
@@ -21,12 +22,8 @@ namespace json = boost::json;
 namespace {
 
 std::string kind_name(codec_kind k) {
-  switch (k) {
-    case codec_kind::array_to_array: return "array -> array";
-    case codec_kind::array_to_bytes: return "array -> bytes";
-    case codec_kind::bytes_to_bytes: return "bytes -> bytes";
-  }
-  return "?";
+  constexpr std::array<const char*, 3> names{"array -> array", "array -> bytes", "bytes -> bytes"};
+  return names[static_cast<std::size_t>(k)];
 }
 
 }  // namespace
@@ -483,6 +480,27 @@ const json::object& configuration_object(const codec_context& ctx) {
   if (ctx.configuration.is_null()) return empty;
   if (const auto* o = ctx.configuration.if_object()) return *o;
   throw error(errc::invalid_metadata, ctx.where + ".configuration: expected an object, got " + json::serialize(ctx.configuration));
+}
+
+const json::object& configuration_object(const codec_context& ctx, std::initializer_list<std::string_view> allowed) {
+  const auto& config = configuration_object(ctx);
+  reject_unknown_keys(config, allowed, ctx.where);
+  return config;
+}
+
+const json::value& required_member(const json::object& config, std::string_view key, std::string_view where,
+                                   std::string_view expected) {
+  const auto* v = config.if_contains(key);
+  if (v == nullptr)
+    throw error(errc::invalid_metadata, std::string(where) + ".configuration." + std::string(key) + ": expected " +
+                                            std::string(expected) + ", got nothing");
+  return *v;
+}
+
+std::optional<std::uint64_t> non_negative_integer(const json::value& v) noexcept {
+  if (const auto* i = v.if_int64(); i != nullptr && *i >= 0) return static_cast<std::uint64_t>(*i);
+  if (const auto* u = v.if_uint64()) return *u;
+  return std::nullopt;
 }
 
 void reject_unknown_keys(const json::object& config, std::initializer_list<std::string_view> allowed,

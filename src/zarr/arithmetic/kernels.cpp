@@ -16,6 +16,8 @@ module;
 #include <type_traits>
 module zarr.arithmetic.kernels;
 
+import zarr.bytes;
+
 namespace zarr {
 
 namespace {
@@ -83,15 +85,10 @@ kernel_result run_blocks(data_type from, const std::byte* in, std::byte* out, st
 
 // ---------------------------------------------------------------- cast: the generic path
 
-template <class In, class Out>
-kernel_result generic_cast(data_type from, const std::byte* in, data_type to, std::byte* out, std::size_t n,
-                           rounding_mode mode, out_of_range_mode oor) {
+// run_blocks with the scalar core as the fast path as well: for what has no vectorisable form.
+template <class In, class Out, class Slow>
+kernel_result scalar_blocks(data_type from, const std::byte* in, std::byte* out, std::size_t n, Slow&& slow) {
   const std::uint64_t mask = width_mask(from);
-  auto slow = [=](std::uint64_t raw) {
-    auto r = cast(from, raw, to, mode, oor);
-    r.bits = memory_form(to, r.bits);
-    return r;
-  };
   auto fast = [&](const In* x, Out* y, std::size_t m) {
     bool bad = false;
     for (std::size_t i = 0; i < m; ++i) {
@@ -102,6 +99,16 @@ kernel_result generic_cast(data_type from, const std::byte* in, data_type to, st
     return bad;
   };
   return run_blocks<In, Out>(from, in, out, n, fast, slow);
+}
+
+template <class In, class Out>
+kernel_result generic_cast(data_type from, const std::byte* in, data_type to, std::byte* out, std::size_t n,
+                           rounding_mode mode, out_of_range_mode oor) {
+  return scalar_blocks<In, Out>(from, in, out, n, [=](std::uint64_t raw) {
+    auto r = cast(from, raw, to, mode, oor);
+    r.bits = memory_form(to, r.bits);
+    return r;
+  });
 }
 
 // A byte table's results looked up a block at a time, with a flag per byte value that fails.
@@ -407,25 +414,14 @@ kernel_result native_scale_offset(data_type t, direction d, const std::byte* in,
 template <class B>
 kernel_result generic_scale_offset(data_type t, direction d, const std::byte* in, std::byte* out, std::size_t n,
                                    std::uint64_t offset, std::uint64_t scale) {
-  const std::uint64_t mask = width_mask(t);
-  auto slow = [=](std::uint64_t raw) {
-    auto r = scale_offset_one(t, d, raw, offset, scale);
-    r.bits = memory_form(t, r.bits);
-    return r;
-  };
   if (info(t).size == 1)
     return byte_table(t, t, [&](std::uint64_t raw) { return scale_offset_one(t, d, raw, offset, scale); })
         .apply({in, n}, {out, n});
-  auto fast = [&](const B* x, B* y, std::size_t m) {
-    bool bad = false;
-    for (std::size_t i = 0; i < m; ++i) {
-      const auto r = slow(static_cast<std::uint64_t>(x[i]) & mask);
-      bad |= !r.ok();
-      y[i] = static_cast<B>(r.bits);
-    }
-    return bad;
-  };
-  return run_blocks<B, B>(t, in, out, n, fast, slow);
+  return scalar_blocks<B, B>(t, in, out, n, [=](std::uint64_t raw) {
+    auto r = scale_offset_one(t, d, raw, offset, scale);
+    r.bits = memory_form(t, r.bits);
+    return r;
+  });
 }
 
 kernel_result scale_offset(data_type t, direction d, std::span<const std::byte> in, std::span<std::byte> out,
@@ -456,16 +452,6 @@ kernel_result scale_offset(data_type t, direction d, std::span<const std::byte> 
 
 // ---------------------------------------------------------------- fused steps
 
-template <class T>
-T load_at(const std::byte* p, std::size_t i) noexcept {
-  T v;
-  std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-  return v;
-}
-template <class T>
-void store_at(std::byte* p, std::size_t i, T v) noexcept {
-  std::memcpy(p + i * sizeof(T), &v, sizeof(T));
-}
 
 // One element through every step with the scalar core: its result bits (in-memory form of the
 // last type), or the failing step with that step's input.
@@ -500,13 +486,13 @@ kernel_result run_fused(std::span<const element_step> steps, const std::byte* in
     const std::size_t m = std::min(block, n - start);
     if (!fast(in, out, start, m)) continue;
     for (std::size_t i = start; i < start + m; ++i) {
-      const std::uint64_t raw = raw_of(load_at<In>(in, i)) & mask;
+      const std::uint64_t raw = raw_of(load_element<In>(in, i)) & mask;
       std::uint64_t result = 0;
       if (auto r = one_through_steps(steps, raw, result); !r.ok) {
         r.index = i;
         return r;
       }
-      store_at<Out>(out, i, of_raw<Out>(result));
+      store_element<Out>(out, i, of_raw<Out>(result));
     }
   }
   return {};
@@ -526,7 +512,7 @@ kernel_result fused_encode_as(std::span<const element_step> steps, const std::by
     if (special) return true;
     unsigned bad = 0;
     for (std::size_t i = start; i < start + m; ++i) {
-      const T a = load_at<T>(x, i) - off;
+      const T a = load_element<T>(x, i) - off;
       const T b = a * sc;
       const T r = (b + magic) - magic;  // nearest-even; |b| >= 2^23 (2^52) is out of range anyway
       if constexpr (Clamp)
@@ -534,7 +520,7 @@ kernel_result fused_encode_as(std::span<const element_step> steps, const std::by
       else
         bad |= static_cast<unsigned>(!(r >= lo) | !(r <= hi));
       const T c = r > lo ? r : lo;  // NaN gives lo: the conversion below is always defined
-      store_at<Int>(y, i, static_cast<Int>(c < hi ? c : hi));
+      store_element<Int>(y, i, static_cast<Int>(c < hi ? c : hi));
     }
     return bad != 0;
   });
@@ -556,10 +542,10 @@ kernel_result fused_decode(std::span<const element_step> steps, const std::byte*
     if (special) return true;
     unsigned bad = 0;
     for (std::size_t i = start; i < start + m; ++i) {
-      const T a = static_cast<T>(load_at<Int>(x, i)) / sc;
+      const T a = static_cast<T>(load_element<Int>(x, i)) / sc;
       const T b = a + off;
       bad |= static_cast<unsigned>(!(std::fabs(b) <= max));
-      store_at<T>(y, i, b);
+      store_element<T>(y, i, b);
     }
     return bad != 0;
   });

@@ -132,12 +132,6 @@ struct key_test {
   }
 };
 
-template <class U>
-U load(const std::byte* p, std::size_t i) noexcept {
-  U x;
-  std::memcpy(&x, p + i * sizeof(U), sizeof(U));
-  return x;
-}
 
 // The first element of p[0, n) that matches a key, or n. Blocks are tested without branches.
 template <class U>
@@ -146,10 +140,10 @@ std::size_t first_key(const key_test<U>& test, const std::byte* p, std::size_t n
   for (std::size_t s = 0; s < n; s += step) {
     const std::size_t e = std::min(n, s + step);
     bool any = false;
-    for (std::size_t i = s; i < e; ++i) any |= test(load<U>(p, i));
+    for (std::size_t i = s; i < e; ++i) any |= test(load_element<U>(p, i));
     if (any)
       for (std::size_t i = s; i < e; ++i)
-        if (test(load<U>(p, i))) return i;
+        if (test(load_element<U>(p, i))) return i;
   }
   return n;
 }
@@ -159,13 +153,10 @@ std::size_t first_key(const key_test<U>& test, const std::byte* p, std::size_t n
 // ---------------------------------------------------------------- configuration
 
 cast_value_configuration cast_value_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"data_type", "rounding", "out_of_range", "scalar_map"}, ctx.where);
-  const auto at = ctx.where + ".configuration.";
+  const auto& config = configuration_object(ctx, {"data_type", "rounding", "out_of_range", "scalar_map"});
   cast_value_configuration out;
-  const auto* type = config.if_contains("data_type");
-  if (type == nullptr) throw error(errc::invalid_metadata, at + "data_type: expected a data type, got nothing");
-  out.type = parse_data_type(*type, at + "data_type");
+  const auto at = ctx.where + ".configuration.";
+  out.type = parse_data_type(required_member(config, "data_type", ctx.where, "a data type"), at + "data_type");
   if (const auto* r = config.if_contains("rounding")) {
     if (!r->is_string())
       throw error(errc::invalid_metadata, at + "rounding: expected a string, got " + json::serialize(*r));
@@ -368,7 +359,7 @@ bytes cast_value_codec::run(const direction& d, bytes in) const {
       const auto patch = [&]<class Out>(Out*) {
         for (std::size_t j = 0; j < count; ++j) {
           const std::size_t i = hits[j];
-          if (const auto image = test.find_image(load<U>(src, i)))
+          if (const auto image = test.find_image(load_element<U>(src, i)))
             std::memcpy(dst + i * sizeof(Out), &*image, sizeof(Out));
         }
       };

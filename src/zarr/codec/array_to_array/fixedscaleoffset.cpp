@@ -433,14 +433,11 @@ data_type parse_v2_data_type(std::string_view text, std::string_view where) {
 }
 
 fixedscaleoffset_configuration fixedscaleoffset_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"offset", "scale", "dtype", "astype"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"offset", "scale", "dtype", "astype"});
   fixedscaleoffset_configuration c;
   const auto at = ctx.where + ".configuration.";
-  const auto* dtype = config.if_contains("dtype");
-  if (dtype == nullptr) throw error(errc::invalid_metadata, at + "dtype: expected a Zarr V2 data type string, got nothing");
-  c.dtype_json = *dtype;
-  c.dtype = type_member(*dtype, at + "dtype");
+  c.dtype_json = required_member(config, "dtype", ctx.where, "a Zarr V2 data type string");
+  c.dtype = type_member(c.dtype_json, at + "dtype");
   c.astype = c.dtype;
   if (const auto* astype = config.if_contains("astype")) {
     c.astype_json = *astype;

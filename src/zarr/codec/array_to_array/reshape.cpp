@@ -37,8 +37,7 @@ std::string product_text(std::optional<std::uint64_t> p) { return p ? std::to_st
 }  // namespace
 
 reshape_configuration reshape_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"shape"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"shape"});
   const auto at = ctx.where + ".configuration.shape";
   const auto* v = config.if_contains("shape");
   constexpr const char* what = "expected an array of sizes, input dimension lists or -1";
@@ -59,14 +58,11 @@ reshape_configuration reshape_configuration::parse(const codec_context& ctx) {
       for (std::size_t m = 0; m < dims->size(); ++m) {
         const auto& e = (*dims)[m];
         const auto there = here + "[" + std::to_string(m) + "]";
-        std::uint64_t n = 0;
-        if (const auto* p = e.if_int64(); p != nullptr && *p >= 0)
-          n = static_cast<std::uint64_t>(*p);
-        else if (const auto* u = e.if_uint64())
-          n = *u;
-        else
+        const auto index = non_negative_integer(e);
+        if (!index)
           throw error(errc::invalid_metadata, there + ": expected an input dimension index (a non-negative integer), got " +
                                                   json::serialize(e));
+        const auto n = *index;
         const auto dim = static_cast<std::size_t>(n);
         if (last_dim && dim <= *last_dim)
           throw error(errc::invalid_metadata,

@@ -67,8 +67,7 @@ bool scale_offset_supports(data_type t) noexcept { return is_integer(t) || is_fl
 
 scale_offset_configuration scale_offset_configuration::parse(const codec_context& ctx) {
   check_supported(ctx.decoded.type, ctx.where);
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"offset", "scale"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"offset", "scale"});
   scale_offset_configuration out;
   out.offset = scalar_member(ctx, config, "offset", ctx.decoded.type);
   out.scale = scalar_member(ctx, config, "scale", ctx.decoded.type);

@@ -155,8 +155,7 @@ void permute_elements(std::byte* out, const std::byte* in, std::size_t element_s
 }
 
 transpose_configuration transpose_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"order"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"order"});
   const auto at = ctx.where + ".configuration.order";
   const auto* v = config.if_contains("order");
   if (v == nullptr) throw error(errc::invalid_metadata, at + ": expected an array of dimension indices, got nothing");
@@ -168,14 +167,11 @@ transpose_configuration transpose_configuration::parse(const codec_context& ctx)
   transpose_configuration out;
   for (std::size_t i = 0; i < list->size(); ++i) {
     const auto& item = (*list)[i];
-    std::uint64_t n = 0;
-    if (const auto* p = item.if_int64(); p != nullptr && *p >= 0)
-      n = static_cast<std::uint64_t>(*p);
-    else if (const auto* u = item.if_uint64())
-      n = *u;
-    else
+    const auto index = non_negative_integer(item);
+    if (!index)
       throw error(errc::invalid_metadata, at + "[" + std::to_string(i) + "]: expected a non-negative integer, got " +
                                               json::serialize(item));
+    const auto n = *index;
     if (std::find(out.order.begin(), out.order.end(), n) != out.order.end())
       throw error(errc::invalid_metadata, at + ": expected distinct dimension indices, got " + json::serialize(*v) + " (" +
                                               std::to_string(n) + " appears twice)");

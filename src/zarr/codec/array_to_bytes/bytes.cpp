@@ -72,8 +72,7 @@ void copy_one_byte(std::byte* out, const std::byte* in, std::size_t n, data_type
 }  // namespace
 
 bytes_configuration bytes_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"endian"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"endian"});
   bytes_configuration out;
   if (const auto* e = config.if_contains("endian")) {
     const auto* s = e->if_string();

@@ -1,4 +1,4 @@
-// sharding_indexed: the binary shard format of codec-sharding_indexed.md "Binary shard
+// sharding_indexed: the binary shard format of Zarr v3 codecs/sharding_indexed "Binary shard
 // format". Inner chunks are written in C order; those holding only the fill value are
 // left out (offset = nbytes = 2^64 - 1).
 module;
@@ -25,29 +25,29 @@ namespace {
 constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
 constexpr std::uint64_t max_inner_chunks = std::uint64_t{1} << 59;
 
+// The inner chunk shape: positive integers.
+std::vector<std::uint64_t> parse_chunk_shape(const json::value* shape, const std::string& at) {
+  if (shape == nullptr || !shape->is_array())
+    throw error(errc::invalid_metadata, at + ": expected an array of positive integers, got " +
+                                            (shape ? json::serialize(*shape) : "nothing"));
+  std::vector<std::uint64_t> out;
+  for (const auto& d : shape->as_array()) {
+    const auto n = non_negative_integer(d);
+    if (!n || *n == 0) throw error(errc::invalid_metadata, at + ": expected positive integers, got " + json::serialize(*shape));
+    out.push_back(*n);
+  }
+  return out;
+}
+
 }  // namespace
 
 sharding_configuration sharding_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"chunk_shape", "codecs", "index_codecs", "index_location"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"chunk_shape", "codecs", "index_codecs", "index_location"});
   const auto at = ctx.where + ".configuration.";
   sharding_configuration c;
-  const auto* shape = config.if_contains("chunk_shape");
-  if (shape == nullptr || !shape->is_array())
-    throw error(errc::invalid_metadata, at + "chunk_shape: expected an array of positive integers, got " +
-                                            (shape ? json::serialize(*shape) : "nothing"));
-  for (const auto& d : shape->as_array()) {
-    const auto* i = d.if_int64();
-    const auto* u = d.if_uint64();
-    if ((i == nullptr || *i <= 0) && (u == nullptr || *u == 0))
-      throw error(errc::invalid_metadata, at + "chunk_shape: expected positive integers, got " + json::serialize(*shape));
-    c.chunk_shape.push_back(i ? static_cast<std::uint64_t>(*i) : *u);
-  }
-  for (const char* key : {"codecs", "index_codecs"}) {
-    const auto* v = config.if_contains(key);
-    if (v == nullptr) throw error(errc::invalid_metadata, at + key + ": expected an array of codecs, got nothing");
-    (std::string(key) == "codecs" ? c.codecs : c.index_codecs) = *v;
-  }
+  c.chunk_shape = parse_chunk_shape(config.if_contains("chunk_shape"), at + "chunk_shape");
+  c.codecs = required_member(config, "codecs", ctx.where, "an array of codecs");
+  c.index_codecs = required_member(config, "index_codecs", ctx.where, "an array of codecs");
   if (const auto* loc = config.if_contains("index_location")) {
     if (*loc == json::value("end")) c.index_at_end = true;
     else if (*loc == json::value("start")) c.index_at_end = false;

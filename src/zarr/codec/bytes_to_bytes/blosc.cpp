@@ -43,8 +43,7 @@ std::string string_member(const json::object& config, std::string_view key, std:
 std::string_view blosc_compressors() noexcept { return blosc_list_compressors(); }
 
 blosc_configuration blosc_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"cname", "clevel", "shuffle", "typesize", "blocksize"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"cname", "clevel", "shuffle", "typesize", "blocksize"});
   blosc_configuration out;
   out.cname = string_member(config, "cname", "one of \"blosclz\", \"lz4\", \"lz4hc\", \"snappy\", \"zlib\", \"zstd\"", ctx.where);
   if (std::find(known_compressors.begin(), known_compressors.end(), out.cname) == known_compressors.end())

@@ -31,8 +31,7 @@ Bytef* ptr(const std::byte* p) noexcept { return const_cast<Bytef*>(reinterpret_
 }  // namespace
 
 gzip_configuration gzip_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"level"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"level"});
   return {static_cast<int>(integer_member(config, "level", 0, 9, std::nullopt, ctx.where))};
 }
 

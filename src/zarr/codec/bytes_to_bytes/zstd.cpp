@@ -17,8 +17,7 @@ namespace zarr {
 namespace json = boost::json;
 
 zstd_configuration zstd_configuration::parse(const codec_context& ctx) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, {"level", "checksum"}, ctx.where);
+  const auto& config = configuration_object(ctx, {"level", "checksum"});
   zstd_configuration out;
   out.level = static_cast<int>(integer_member(config, "level", -131072, 22, std::nullopt, ctx.where));
   if (const auto* c = config.if_contains("checksum")) {
