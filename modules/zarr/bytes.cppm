@@ -7,6 +7,8 @@ module;
 #include <algorithm>
 #include <deque>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,6 +74,37 @@ struct byte_range {
                                                        : std::to_string(range.offset) + "+" + std::to_string(range.length)));
   return {offset, range.length};
 }
+
+// A stored chunk (or shard) as the codecs read it: whole, into a buffer whose memory they
+// reuse, or in byte ranges, all of which come from one version of the value.
+class chunk_reader {
+ public:
+  virtual ~chunk_reader() = default;
+  // The whole value into `out`; false when it is absent.
+  [[nodiscard]] virtual bool read_all(bytes& out) const = 0;
+  // A byte range of the value (past its end: corrupt_chunk); nothing when it is absent.
+  [[nodiscard]] virtual std::optional<bytes> read(byte_range range) const = 0;
+};
+
+// A chunk_reader over bytes in memory, or over an absent chunk.
+class buffer_chunk_reader final : public chunk_reader {
+ public:
+  explicit buffer_chunk_reader(std::optional<std::span<const std::byte>> value) : value_(value) {}
+  [[nodiscard]] bool read_all(bytes& out) const override {
+    if (!value_) return false;
+    out.assign(value_->begin(), value_->end());
+    return true;
+  }
+  [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
+    if (!value_) return std::nullopt;
+    const auto [offset, length] = resolve_range("chunk", range, value_->size());
+    const auto part = value_->subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+    return bytes(part.begin(), part.end());
+  }
+
+ private:
+  std::optional<std::span<const std::byte>> value_;
+};
 
 // A T that this thread keeps from one chunk to the next, so that its memory is not
 // allocated and faulted in again each time. Each nesting depth has its own (a shard's

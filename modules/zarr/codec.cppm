@@ -83,28 +83,6 @@ class array_to_array_codec : public codec {
   [[nodiscard]] virtual bytes do_decode(bytes in) const = 0;
 };
 
-// A stored chunk (or shard) as the codecs read it: whole, into a buffer whose memory they
-// reuse, or in byte ranges, all of which come from one version of the value.
-class chunk_reader {
- public:
-  virtual ~chunk_reader() = default;
-  // The whole value into `out`; false when it is absent.
-  [[nodiscard]] virtual bool read_all(bytes& out) const = 0;
-  // A byte range of the value (past its end: corrupt_chunk); nothing when it is absent.
-  [[nodiscard]] virtual std::optional<bytes> read(byte_range range) const = 0;
-};
-
-// A chunk_reader over bytes in memory, or over an absent chunk.
-class buffer_chunk_reader final : public chunk_reader {
- public:
-  explicit buffer_chunk_reader(std::optional<std::span<const std::byte>> value) : value_(value) {}
-  [[nodiscard]] bool read_all(bytes& out) const override;
-  [[nodiscard]] std::optional<bytes> read(byte_range range) const override;
-
- private:
-  std::optional<std::span<const std::byte>> value_;
-};
-
 class array_to_bytes_codec : public codec {
  public:
   // The decoded representation this codec was built for.

@@ -59,4 +59,27 @@ class store {
   [[nodiscard]] virtual std::vector<std::string> list_dir(std::string_view prefix) const;
 };
 
+// A stored chunk as the codecs read it from a store: whole into their buffer, or in byte
+// ranges of one snapshot (a shard rewritten meanwhile would otherwise pair its old index
+// with new inner chunks), taken at the first range read.
+class store_chunk_reader final : public chunk_reader {
+ public:
+  store_chunk_reader(const store& s, const std::string& key) : store_(s), key_(key) {}
+  [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
+  [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
+    if (!snapshot_taken_) {
+      snapshot_ = store_.snapshot(key_);
+      snapshot_taken_ = true;
+    }
+    if (!snapshot_) return std::nullopt;
+    return snapshot_->get(range);
+  }
+
+ private:
+  const store& store_;
+  const std::string& key_;
+  mutable std::unique_ptr<const stored_value> snapshot_;
+  mutable bool snapshot_taken_ = false;
+};
+
 }  // namespace zarr

@@ -56,28 +56,6 @@ void naming_the_chunk(std::string_view path, const std::string& key, F&& f) {
   }
 }
 
-// A stored chunk read through its store: whole into the caller's buffer, or in byte ranges
-// of one snapshot (a shard rewritten meanwhile would pair the old index with new inner chunks).
-class store_chunk_reader final : public chunk_reader {
- public:
-  store_chunk_reader(const store& s, const std::string& key) : store_(s), key_(key) {}
-  [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
-  [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
-    if (!snapshot_taken_) {
-      snapshot_ = store_.snapshot(key_);
-      snapshot_taken_ = true;
-    }
-    if (!snapshot_) return std::nullopt;
-    return snapshot_->get(range);
-  }
-
- private:
-  const store& store_;
-  const std::string& key_;
-  mutable std::unique_ptr<const stored_value> snapshot_;
-  mutable bool snapshot_taken_ = false;
-};
-
 // Counts the chunks of a read or write and reports them to the caller's callback.
 class chunk_progress {
  public:

@@ -384,19 +384,6 @@ std::uint64_t bytes_to_bytes_codec::max_encoded_size(std::uint64_t decoded_size)
   return decoded_size > ~std::uint64_t{0} - slack ? ~std::uint64_t{0} : decoded_size + slack;
 }
 
-bool buffer_chunk_reader::read_all(bytes& out) const {
-  if (!value_) return false;
-  out.assign(value_->begin(), value_->end());
-  return true;
-}
-
-std::optional<bytes> buffer_chunk_reader::read(byte_range range) const {
-  if (!value_) return std::nullopt;
-  const auto [offset, length] = resolve_range("chunk", range, value_->size());
-  const auto part = value_->subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
-  return bytes(part.begin(), part.end());
-}
-
 bytes array_to_bytes_codec::encode(std::span<const std::byte> array) const {
   bytes out;
   encode_into(array, out);
