@@ -28,6 +28,7 @@
 #include <string_view>
 #include <thread>
 #include <vector>
+#include "split.hpp"
 import zarr;
 
 namespace {
@@ -159,24 +160,6 @@ std::string chunk_path(const std::string& dir, std::uint64_t z, std::uint64_t y,
   return dir + "/c/" + std::to_string(z) + "/" + std::to_string(y) + "/" + std::to_string(x);
 }
 
-// Runs f(item, thread) for items [0, n) on `threads` std::threads taking items in turn.
-void split(std::size_t threads, std::size_t n, const std::function<void(std::size_t, std::size_t)>& f) {
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr failure;
-  std::atomic<bool> failed{false};
-  const auto work = [&](std::size_t t) {
-    try {
-      for (std::size_t i; (i = next.fetch_add(1)) < n && !failed;) f(i, t);
-    } catch (...) {
-      if (!failed.exchange(true)) failure = std::current_exception();
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& th : pool) th.join();
-  if (failure) std::rethrow_exception(failure);
-}
 
 void check_zstd(std::size_t r, const char* what) {
   if (ZSTD_isError(r)) throw std::runtime_error(std::string(what) + ": " + ZSTD_getErrorName(r));
@@ -235,38 +218,44 @@ std::uint32_t crc32c(const std::byte* p, std::size_t n) {
   return c ^ 0xFFFFFFFFu;
 }
 
+// One stored chunk (shard) file of n bytes at src, decoded into dst: a memcpy, one
+// decompress, or one per inner chunk in inner-chunk order (index at the end: (offset, nbytes)
+// uint64 pairs, then a crc32c, not checked).
+void decode_chunk_file(layout l, const geometry& g, const std::byte* src, std::size_t n, ZSTD_DCtx* dctx,
+                       std::uint16_t* dst) {
+  const auto chunk_elements = g.chunk * g.chunk * g.chunk;
+  const auto inner_elements = g.inner * g.inner * g.inner;
+  const auto inner_count = chunk_elements / inner_elements;
+  if (l == layout::uncompressed) {
+    if (n != chunk_elements * 2) throw std::runtime_error("unexpected chunk size");
+    std::memcpy(dst, src, n);
+  } else if (l == layout::zstd) {
+    const auto r = ZSTD_decompressDCtx(dctx, dst, chunk_elements * 2, src, n);
+    check_zstd(r, "decompress");
+    if (r != chunk_elements * 2) throw std::runtime_error("unexpected chunk size");
+  } else {
+    const auto* index = src + n - 4 - 16 * inner_count;
+    for (std::uint64_t k = 0; k < inner_count; ++k) {
+      std::uint64_t entry[2];
+      std::memcpy(entry, index + 16 * k, 16);
+      const auto r = ZSTD_decompressDCtx(dctx, dst + k * inner_elements, inner_elements * 2, src + entry[0], entry[1]);
+      check_zstd(r, "decompress");
+      if (r != inner_elements * 2) throw std::runtime_error("unexpected inner chunk size");
+    }
+  }
+}
+
 // Every chunk (shard) file, decoded into `out` in chunk-major (shard, inner-chunk) order.
 void floor_read(layout l, const geometry& g, std::size_t threads, const std::string& dir, std::uint16_t* out) {
   const auto per_side = g.chunks_per_side();
   const auto chunk_elements = g.chunk * g.chunk * g.chunk;
-  const auto inner_elements = g.inner * g.inner * g.inner;
-  const auto inner_count = chunk_elements / inner_elements;
   std::vector<std::vector<std::byte>> scratch(threads);
   std::vector<std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)>> dctx;
   for (std::size_t t = 0; t < threads; ++t) dctx.emplace_back(ZSTD_createDCtx(), ZSTD_freeDCtx);
   split(threads, per_side * per_side * per_side, [&](std::size_t c, std::size_t t) {
     const auto z = c / (per_side * per_side), y = c / per_side % per_side, x = c % per_side;
     const auto n = read_file(chunk_path(dir, z, y, x), scratch[t]);
-    auto* dst = out + c * chunk_elements;
-    const auto* src = scratch[t].data();
-    if (l == layout::uncompressed) {
-      if (n != chunk_elements * 2) throw std::runtime_error("unexpected chunk size");
-      std::memcpy(dst, src, n);
-    } else if (l == layout::zstd) {
-      const auto r = ZSTD_decompressDCtx(dctx[t].get(), dst, chunk_elements * 2, src, n);
-      check_zstd(r, "decompress");
-      if (r != chunk_elements * 2) throw std::runtime_error("unexpected chunk size");
-    } else {
-      // Index at the end: inner_count (offset, nbytes) uint64 pairs, then a crc32c (not checked).
-      const auto* index = src + n - 4 - 16 * inner_count;
-      for (std::uint64_t k = 0; k < inner_count; ++k) {
-        std::uint64_t entry[2];
-        std::memcpy(entry, index + 16 * k, 16);
-        const auto r = ZSTD_decompressDCtx(dctx[t].get(), dst + k * inner_elements, inner_elements * 2, src + entry[0], entry[1]);
-        check_zstd(r, "decompress");
-        if (r != inner_elements * 2) throw std::runtime_error("unexpected inner chunk size");
-      }
-    }
+    decode_chunk_file(l, g, scratch[t].data(), n, dctx[t].get(), out + c * chunk_elements);
   });
 }
 
@@ -275,32 +264,11 @@ void floor_read(layout l, const geometry& g, std::size_t threads, const std::str
 // pread and decoded into its own slot of `out`: one decompress (uncompressed: a memcpy; a
 // shard: one per inner chunk, in inner-chunk order, not rearranged into C order).
 void floor_read_chunks(layout l, const geometry& g, const std::string& dir, std::uint16_t* out) {
-  const auto chunk_elements = g.chunk * g.chunk * g.chunk;
-  const auto inner_elements = g.inner * g.inner * g.inner;
-  const auto inner_count = chunk_elements / inner_elements;
   std::vector<std::byte> scratch;
   const std::unique_ptr<ZSTD_DCtx, std::size_t (*)(ZSTD_DCtx*)> dctx(ZSTD_createDCtx(), ZSTD_freeDCtx);
   for_each_box(g, {g.chunk}, [&](std::uint64_t z0, std::uint64_t y0, std::uint64_t x0, std::uint64_t, std::uint64_t pos) {
     const auto n = read_file(chunk_path(dir, z0 / g.chunk, y0 / g.chunk, x0 / g.chunk), scratch);
-    auto* dst = out + pos;
-    const auto* src = scratch.data();
-    if (l == layout::uncompressed) {
-      if (n != chunk_elements * 2) throw std::runtime_error("unexpected chunk size");
-      std::memcpy(dst, src, n);
-    } else if (l == layout::zstd) {
-      const auto r = ZSTD_decompressDCtx(dctx.get(), dst, chunk_elements * 2, src, n);
-      check_zstd(r, "decompress");
-      if (r != chunk_elements * 2) throw std::runtime_error("unexpected chunk size");
-    } else {
-      const auto* index = src + n - 4 - 16 * inner_count;
-      for (std::uint64_t k = 0; k < inner_count; ++k) {
-        std::uint64_t entry[2];
-        std::memcpy(entry, index + 16 * k, 16);
-        const auto r = ZSTD_decompressDCtx(dctx.get(), dst + k * inner_elements, inner_elements * 2, src + entry[0], entry[1]);
-        check_zstd(r, "decompress");
-        if (r != inner_elements * 2) throw std::runtime_error("unexpected inner chunk size");
-      }
-    }
+    decode_chunk_file(l, g, scratch.data(), n, dctx.get(), out + pos);
   });
 }
 

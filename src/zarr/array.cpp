@@ -164,13 +164,13 @@ void array::check_view(const region& r, const const_array_view& v, std::string_v
 
 namespace {
 
-const_array_view c_order_buffer(const region& r, std::span<const std::byte> buffer, data_type type, std::string_view path) {
-  const auto size = static_cast<std::size_t>(info(type).size);
-  const auto expected = r.num_elements() * size;
-  if (buffer.size() != expected)
+// The shape of a C-order buffer for region r: its size checked against the element size.
+std::vector<std::uint64_t> c_order_extent(const region& r, std::size_t buffer_bytes, data_type type, std::string_view path) {
+  const auto expected = r.num_elements() * static_cast<std::uint64_t>(info(type).size);
+  if (buffer_bytes != expected)
     throw error(errc::invalid_argument, "array " + node_name_for_errors(path) + ": region: expected a buffer of " +
-                                            std::to_string(expected) + " bytes, got " + std::to_string(buffer.size()));
-  return const_array_view::c_order(buffer.data(), r.extent(), size);
+                                            std::to_string(expected) + " bytes, got " + std::to_string(buffer_bytes));
+  return r.extent();
 }
 
 }  // namespace
@@ -260,8 +260,8 @@ std::mutex& chunk_lock(const std::string& key) {
 
 void array::read(const region& r, std::span<std::byte> out, const read_options& options) const {
   check_region(r);
-  const auto view = c_order_buffer(r, out, meta_.type, path_);
-  read(r, array_view{out.data(), view.shape, view.strides, view.element_size, view.streaming}, options);
+  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  read(r, array_view::c_order(out.data(), c_order_extent(r, out.size(), meta_.type, path_), size), options);
 }
 
 // One call per chunk: the chain reads what the part of the region in that chunk needs and
@@ -285,7 +285,8 @@ void array::read(const region& r, const array_view& out, const read_options& opt
 
 void array::write(const region& r, std::span<const std::byte> in, const write_options& options) {
   check_region(r);
-  write(r, c_order_buffer(r, in, meta_.type, path_), options);
+  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  write(r, const_array_view::c_order(in.data(), c_order_extent(r, in.size(), meta_.type, path_), size), options);
 }
 
 // A chunk the region covers whole is encoded straight from `in` when its elements follow

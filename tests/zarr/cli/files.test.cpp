@@ -38,6 +38,13 @@ std::string raw_values(std::uint64_t z0, std::uint64_t z1, std::uint64_t y0, std
   return out;
 }
 
+// The raw values of the whole array, also written to dir/in.raw.
+std::string whole_input(const fs::path& dir) {
+  auto all = raw_values(0, nz, 0, ny, 0, nx);
+  zarr_test::spit(dir / "in.raw", all);
+  return all;
+}
+
 // A store with an empty uint16 array of nz x ny x nx in chunks of 16 x 16 x 8 (zstd) at `node`.
 std::string make_array(const fs::path& dir, const std::string& node = "a") {
   const auto store = dir / "data.zarr";
@@ -58,8 +65,7 @@ BOOST_AUTO_TEST_SUITE(cli_files)
 BOOST_AUTO_TEST_CASE(raw_file_in_and_out_of_a_multi_chunk_array_keeps_every_byte) {
   const auto dir = zarr_test::scratch_dir();
   const auto a = make_array(dir);
-  const auto all = raw_values(0, nz, 0, ny, 0, nx);
-  zarr_test::spit(dir / "in.raw", all);
+  const auto all = whole_input(dir);
   auto r = zarr3("write " + a + " --format raw --input " + q(dir / "in.raw"));
   BOOST_TEST_REQUIRE(r.status == 0, r.err);
   BOOST_TEST(r.out.find("wrote 24000 uint16 values") != std::string::npos, r.out);
@@ -85,8 +91,7 @@ BOOST_AUTO_TEST_CASE(raw_file_in_and_out_of_a_multi_chunk_array_keeps_every_byte
 BOOST_AUTO_TEST_CASE(npy_file_in_and_out_of_a_multi_chunk_array_keeps_every_byte) {
   const auto dir = zarr_test::scratch_dir();
   const auto a = make_array(dir);
-  const auto all = raw_values(0, nz, 0, ny, 0, nx);
-  zarr_test::spit(dir / "in.raw", all);
+  const auto all = whole_input(dir);
   BOOST_TEST_REQUIRE(zarr3("write " + a + " --input " + q(dir / "in.raw")).status == 0);
   auto r = zarr3("read " + a + " --output " + q(dir / "out.npy"));  // .npy: npy
   BOOST_TEST_REQUIRE(r.status == 0, r.err);
@@ -160,7 +165,7 @@ BOOST_AUTO_TEST_CASE(a_full_device_is_an_error_and_is_left_in_place) {
   }
   const auto dir = zarr_test::scratch_dir();
   const auto a = make_array(dir);
-  zarr_test::spit(dir / "in.raw", raw_values(0, nz, 0, ny, 0, nx));
+  static_cast<void>(whole_input(dir));
   BOOST_TEST_REQUIRE(zarr3("write " + a + " --input " + q(dir / "in.raw")).status == 0);
   for (const auto* format : {"raw", "npy"}) {
     const auto r = zarr3("read " + a + " --format " + format + " --output /dev/full");
@@ -173,8 +178,7 @@ BOOST_AUTO_TEST_CASE(a_full_device_is_an_error_and_is_left_in_place) {
 BOOST_AUTO_TEST_CASE(stdin_pipes_and_stdout_still_work) {
   const auto dir = zarr_test::scratch_dir();
   const auto a = make_array(dir);
-  const auto all = raw_values(0, nz, 0, ny, 0, nx);
-  zarr_test::spit(dir / "in.raw", all);
+  const auto all = whole_input(dir);
   auto r = zarr3("write " + a + " --format raw --input - < " + q(dir / "in.raw"));
   BOOST_TEST_REQUIRE(r.status == 0, r.err);
   BOOST_TEST((zarr3("read " + a + " --format raw --output -").out == all));
@@ -190,8 +194,7 @@ BOOST_AUTO_TEST_CASE(stdin_pipes_and_stdout_still_work) {
 BOOST_AUTO_TEST_CASE(threads_option_anywhere_gives_the_same_bytes) {
   const auto dir = zarr_test::scratch_dir();
   const auto a = make_array(dir);
-  const auto all = raw_values(0, nz, 0, ny, 0, nx);
-  zarr_test::spit(dir / "in.raw", all);
+  const auto all = whole_input(dir);
   BOOST_TEST_REQUIRE(zarr3("--threads 1 write " + a + " --input " + q(dir / "in.raw")).status == 0);
   BOOST_TEST((zarr3("--threads 1 read " + a + " --format raw").out == all));
   BOOST_TEST((zarr3("read " + a + " --format raw --threads=2").out == all));
