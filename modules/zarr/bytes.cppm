@@ -5,7 +5,9 @@ module;
 #include <cstdint>
 #include <cstring>
 #include <algorithm>
+#include <atomic>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -84,6 +86,31 @@ class chunk_reader {
   [[nodiscard]] virtual bool read_all(bytes& out) const = 0;
   // A byte range of the value (past its end: corrupt_chunk); nothing when it is absent.
   [[nodiscard]] virtual std::optional<bytes> read(byte_range range) const = 0;
+  // What a codec derives from this version of the value (a shard's decoded index), made by
+  // `make` from reads of this reader. Where the store keeps the version between reads (the
+  // filesystem store), it is made once per version and kept with it; `owner` (a
+  // derivation_owner's id) keeps apart what different codecs derive. `make` returns null
+  // when the value is absent; null is never kept.
+  [[nodiscard]] virtual std::shared_ptr<const void> derived(std::uint64_t owner,
+                                                            const std::function<std::shared_ptr<const void>()>& make) const {
+    static_cast<void>(owner);
+    return make();
+  }
+};
+
+// An id for chunk_reader::derived, unique in the process and never reused (a codec's
+// address could be, by a codec that derives something else).
+class derivation_owner {
+ public:
+  derivation_owner() : id_(next().fetch_add(1, std::memory_order_relaxed)) {}
+  [[nodiscard]] std::uint64_t id() const noexcept { return id_; }
+
+ private:
+  static std::atomic<std::uint64_t>& next() {
+    static std::atomic<std::uint64_t> n{1};
+    return n;
+  }
+  std::uint64_t id_;
 };
 
 // A chunk_reader over bytes in memory, or over an absent chunk.

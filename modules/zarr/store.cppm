@@ -4,6 +4,7 @@
 module;
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -29,6 +30,12 @@ class stored_value {
   virtual ~stored_value() = default;
   // The whole value, or a byte range of it (past the end: corrupt_chunk).
   [[nodiscard]] virtual bytes get(std::optional<byte_range> range) const = 0;
+  // chunk_reader::derived for this version: made every time unless the store keeps versions.
+  [[nodiscard]] virtual std::shared_ptr<const void> derived(std::uint64_t owner,
+                                                            const std::function<std::shared_ptr<const void>()>& make) const {
+    static_cast<void>(owner);
+    return make();
+  }
 };
 
 // A stored_value over bytes in memory, shared with whoever else holds them.
@@ -67,15 +74,24 @@ class store_chunk_reader final : public chunk_reader {
   store_chunk_reader(const store& s, const std::string& key) : store_(s), key_(key) {}
   [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
   [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
+    if (!snapshot()) return std::nullopt;
+    return snapshot_->get(range);
+  }
+  [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
+                                                    const std::function<std::shared_ptr<const void>()>& make) const override {
+    if (!snapshot()) return make();
+    return snapshot_->derived(owner, make);
+  }
+
+ private:
+  const stored_value* snapshot() const {
     if (!snapshot_taken_) {
       snapshot_ = store_.snapshot(key_);
       snapshot_taken_ = true;
     }
-    if (!snapshot_) return std::nullopt;
-    return snapshot_->get(range);
+    return snapshot_.get();
   }
 
- private:
   const store& store_;
   const std::string& key_;
   mutable std::unique_ptr<const stored_value> snapshot_;

@@ -34,6 +34,9 @@ data_type parse_data_type(const boost::json::value& json, std::string_view where
   if (n == nullptr || !n->is_string())
     throw error(errc::invalid_metadata, at + ".name: expected a string, got " +
                                             (n ? boost::json::serialize(*n) : std::string("nothing")));
+  // The name first: a data type we do not have is named as such, whatever its configuration
+  // holds (zarr-python writes {"name": "numpy.datetime64", "configuration": {"unit": ...}}).
+  const auto type = parse_data_type(*n, at + ".name");
   for (const auto& [key, value] : *object) {
     if (key == "name") continue;
     if (key == "must_understand") {
@@ -53,7 +56,7 @@ data_type parse_data_type(const boost::json::value& json, std::string_view where
     }
     throw error(errc::invalid_metadata, at + ": expected only name and configuration, got \"" + std::string(key) + "\"");
   }
-  return parse_data_type(*n, where);
+  return type;
 }
 
 boost::json::value to_json(data_type t) { return boost::json::string(name(t)); }

@@ -204,6 +204,7 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
         throw error(errc::unsupported, "storage_transformers: expected none (no storage transformer is supported), got " +
                                            json::serialize(value));
     } else if (key == "dimension_names") {
+      if (value.is_null()) continue;  // as some writers spell "no names": absent, and never written
       const auto* a = value.if_array();
       if (a == nullptr) bad("dimension_names", "an array of strings or nulls", &value);
       if (a->size() != m.shape.size())

@@ -58,6 +58,10 @@ BOOST_AUTO_TEST_CASE(float_formats_give_the_special_encodings_of_the_specs) {
 BOOST_AUTO_TEST_CASE(rejects_unknown_names) {
   ZARR_CHECK_ERROR(zarr::data_type_from_name("float128"), zarr::errc::unsupported, "float128");
   ZARR_CHECK_ERROR(zarr::parse_data_type(json::parse(R"("r8")")), zarr::errc::unsupported, "\"r8\"");
+  // As zarr-python writes it: the type is named, not its configuration's first key.
+  ZARR_CHECK_ERROR(zarr::parse_data_type(json::parse(
+                       R"({"name": "numpy.datetime64", "configuration": {"unit": "s", "scale_factor": 1}})")),
+                   zarr::errc::unsupported, "data_type.name: expected a supported data type, got \"numpy.datetime64\"");
 }
 
 BOOST_AUTO_TEST_CASE(rejects_malformed_objects) {

@@ -91,6 +91,16 @@ BOOST_AUTO_TEST_CASE(writes_what_it_reads) {
   BOOST_TEST(std::holds_alternative<zarr::array_metadata>(node));
 }
 
+// "dimension_names": null, as other implementations write it, means no names: read as
+// absent and left out when written.
+BOOST_AUTO_TEST_CASE(reads_null_dimension_names_as_absent) {
+  auto o = valid_array();
+  o["dimension_names"] = nullptr;
+  const auto m = parse(o);
+  BOOST_TEST(!m.dimension_names.has_value());
+  BOOST_TEST(!m.to_json().contains("dimension_names"));
+}
+
 BOOST_AUTO_TEST_CASE(rejects_each_missing_mandatory_field) {
   for (const char* field : {"zarr_format", "node_type", "shape", "data_type", "chunk_grid", "chunk_key_encoding",
                             "fill_value", "codecs"}) {

@@ -5,6 +5,7 @@
 // A writer killed between the two leaves its temporary file, "<key>.zarr-tmp.<pid>.<n>":
 // never listed nor read as a key; remove_temporaries() deletes them.
 module;
+#include <sys/stat.h>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -53,13 +54,16 @@ class filesystem_store final : public store {
   void erase_by_path(std::string_view key);
   // The whole value, or a range of it, into `out`; false when absent.
   [[nodiscard]] bool read(std::string_view key, std::optional<byte_range> range, bytes& out) const;
-  // An open descriptor of the regular file of `key` (its path and size set), or -1 when absent.
-  [[nodiscard]] int open_for_reading(std::string_view key, std::filesystem::path& path, std::uint64_t& size) const;
+  // An open descriptor of the regular file of `key` (`st` its stat), or -1 when absent.
+  [[nodiscard]] int open_for_reading(std::string_view key, struct stat& st) const;
 
   std::filesystem::path root_;
   // The root directory, open (O_PATH) for as long as a copy of the store lives: keys are
   // resolved beneath it by the kernel, one system call per key.
   std::shared_ptr<const int> root_fd_;
+  // Files of recent snapshots, kept open (filesystem.cpp), shared by copies of the store.
+  struct kept_files;
+  std::shared_ptr<kept_files> kept_;
 };
 
 }  // namespace zarr

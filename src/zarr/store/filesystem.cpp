@@ -14,7 +14,9 @@ module;
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -54,15 +56,16 @@ struct file {
   }
 };
 
-// Reads exactly `length` bytes at `offset`, or throws.
-void read_exact(int fd, const fs::path& path, std::byte* out, std::uint64_t length, std::uint64_t offset) {
+// Reads exactly `length` bytes at `offset`, or throws naming the file `shown()` gives.
+template <class Shown>
+void read_exact(int fd, const Shown& shown, std::byte* out, std::uint64_t length, std::uint64_t offset) {
   while (length > 0) {
     const auto n = ::pread(fd, out, length, static_cast<off_t>(offset));
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail_io("cannot read", path, errno);
+      fail_io("cannot read", shown(), errno);
     }
-    if (n == 0) throw error(errc::corrupt_chunk, "file \"" + path.string() + "\": shorter than expected");
+    if (n == 0) throw error(errc::corrupt_chunk, "file \"" + shown().string() + "\": shorter than expected");
     out += n;
     length -= static_cast<std::uint64_t>(n);
     offset += static_cast<std::uint64_t>(n);
@@ -189,6 +192,7 @@ filesystem_store::filesystem_store(const fs::path& root, bool create) {
     ::close(*p);
     delete p;
   });
+  kept_ = std::make_shared<kept_files>();
 }
 
 fs::path filesystem_store::path_of(std::string_view key) const {
@@ -208,65 +212,127 @@ fs::path filesystem_store::path_of(std::string_view key) const {
 namespace {
 
 // An open file: writers never change a file, they rename a new one over it, so every
-// read through this descriptor sees the version that was opened.
+// read through this descriptor sees the version that was opened. What codecs derive from
+// it (chunk_reader::derived) is kept with it.
 class open_file final : public stored_value {
  public:
-  open_file(std::string key, fs::path path, file&& f, std::uint64_t size)
-      : key_(std::move(key)), path_(std::move(path)), size_(size) {
+  open_file(std::string key, fs::path path, file&& f, const struct stat& st) : key_(std::move(key)), path_(std::move(path)), stat_(st) {
     f_.fd = std::exchange(f.fd, -1);
   }
   [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
-    const auto [offset, length] = range ? resolve_range(key_, *range, size_) : std::pair<std::uint64_t, std::uint64_t>{0, size_};
+    const auto size = static_cast<std::uint64_t>(stat_.st_size);
+    const auto [offset, length] = range ? resolve_range(key_, *range, size) : std::pair<std::uint64_t, std::uint64_t>{0, size};
     bytes out(static_cast<std::size_t>(length));
-    read_exact(f_.fd, path_, out.data(), length, offset);
+    read_exact(f_.fd, [&] { return path_; }, out.data(), length, offset);
     return out;
+  }
+  [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
+                                                    const std::function<std::shared_ptr<const void>()>& make) const override {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [id, value] : derived_)
+      if (id == owner) return value;
+    auto value = make();
+    if (value) derived_.emplace_back(owner, value);
+    return value;
+  }
+  // Whether `st` (a stat of the key's path now) is this file, unchanged: the same inode
+  // (which cannot be reused while this descriptor holds it), size and modification time.
+  [[nodiscard]] bool is(const struct stat& st) const noexcept {
+    return st.st_dev == stat_.st_dev && st.st_ino == stat_.st_ino && st.st_size == stat_.st_size &&
+           st.st_mtim.tv_sec == stat_.st_mtim.tv_sec && st.st_mtim.tv_nsec == stat_.st_mtim.tv_nsec;
   }
 
  private:
   std::string key_;
   fs::path path_;
   file f_;
-  std::uint64_t size_;
+  struct stat stat_;
+  mutable std::mutex mutex_;
+  mutable std::vector<std::pair<std::uint64_t, std::shared_ptr<const void>>> derived_;
+};
+
+// A snapshot handed out for a kept open_file.
+class kept_value final : public stored_value {
+ public:
+  explicit kept_value(std::shared_ptr<const open_file> f) : f_(std::move(f)) {}
+  [[nodiscard]] bytes get(std::optional<byte_range> range) const override { return f_->get(range); }
+  [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
+                                                    const std::function<std::shared_ptr<const void>()>& make) const override {
+    return f_->derived(owner, make);
+  }
+
+ private:
+  std::shared_ptr<const open_file> f_;
 };
 
 }  // namespace
 
-int filesystem_store::open_for_reading(std::string_view key, fs::path& path, std::uint64_t& size) const {
-  check_key(key);
-  path = root_ / fs::path(key);
-  file f{open_beneath(*root_fd_, std::string(key), O_RDONLY)};
-  if (f.fd < 0 && (errno == EXDEV || errno == ENOSYS || errno == ELOOP)) {
-    path = path_of(key);  // refuses what leaves the root, follows links that stay inside
-    f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+// The files of the latest snapshots, most recent last, kept open for the next snapshot of
+// the same key: one stat then proves the file unchanged, instead of open, stat and close,
+// and a shard's index is read and decoded once per version instead of once per read.
+struct filesystem_store::kept_files {
+  static constexpr std::size_t capacity = 16;
+  std::mutex mutex;
+  std::vector<std::pair<std::string, std::shared_ptr<const open_file>>> files;
+
+  std::shared_ptr<const open_file> find(std::string_view key) {
+    const std::lock_guard lock(mutex);
+    for (const auto& [k, f] : files)
+      if (k == key) return f;
+    return nullptr;
   }
+  void keep(std::string_view key, std::shared_ptr<const open_file> f) {
+    const std::lock_guard lock(mutex);
+    std::erase_if(files, [&](const auto& kept) { return kept.first == key; });
+    if (files.size() == capacity) files.erase(files.begin());
+    files.emplace_back(std::string(key), std::move(f));
+  }
+  void forget(std::string_view key) {
+    const std::lock_guard lock(mutex);
+    std::erase_if(files, [&](const auto& kept) { return kept.first == key; });
+  }
+};
+
+int filesystem_store::open_for_reading(std::string_view key, struct stat& st) const {
+  check_key(key);
+  const auto shown = [&] { return root_ / fs::path(key); };
+  file f{open_beneath(*root_fd_, std::string(key), O_RDONLY)};
+  if (f.fd < 0 && (errno == EXDEV || errno == ENOSYS || errno == ELOOP))
+    f.fd = ::open(path_of(key).c_str(), O_RDONLY | O_CLOEXEC);  // path_of refuses what leaves the root
   if (f.fd < 0) {
     if (errno == ENOENT || errno == ENOTDIR) return -1;
-    fail_io("cannot open", path, errno);
+    fail_io("cannot open", shown(), errno);
   }
-  struct stat st {};
-  if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", path, errno);
+  if (::fstat(f.fd, &st) != 0) fail_io("cannot stat", shown(), errno);
   if (!S_ISREG(st.st_mode)) return -1;
-  size = static_cast<std::uint64_t>(st.st_size);
   return std::exchange(f.fd, -1);
 }
 
 bool filesystem_store::read(std::string_view key, std::optional<byte_range> range, bytes& out) const {
-  fs::path path;
-  std::uint64_t size = 0;
-  const file f{open_for_reading(key, path, size)};
+  struct stat st {};
+  const file f{open_for_reading(key, st)};
   if (f.fd < 0) return false;
+  const auto size = static_cast<std::uint64_t>(st.st_size);
   const auto [offset, length] = range ? resolve_range(key, *range, size) : std::pair<std::uint64_t, std::uint64_t>{0, size};
   out.resize(static_cast<std::size_t>(length));
-  read_exact(f.fd, path, out.data(), length, offset);
+  read_exact(f.fd, [&] { return root_ / fs::path(key); }, out.data(), length, offset);
   return true;
 }
 
 std::unique_ptr<const stored_value> filesystem_store::snapshot(std::string_view key) const {
-  fs::path path;
-  std::uint64_t size = 0;
-  file f{open_for_reading(key, path, size)};
+  check_key(key);
+  if (auto kept = kept_->find(key)) {
+    // The stat follows links (as the open did): it can only match the kept file itself.
+    struct stat st {};
+    if (::fstatat(*root_fd_, std::string(key).c_str(), &st, 0) == 0 && kept->is(st)) return std::make_unique<const kept_value>(std::move(kept));
+    kept_->forget(key);
+  }
+  struct stat st {};
+  file f{open_for_reading(key, st)};
   if (f.fd < 0) return nullptr;
-  return std::make_unique<const open_file>(std::string(key), path, std::move(f), size);
+  auto opened = std::make_shared<const open_file>(std::string(key), root_ / fs::path(key), std::move(f), st);
+  kept_->keep(key, opened);
+  return std::make_unique<const kept_value>(std::move(opened));
 }
 
 std::optional<bytes> filesystem_store::get(std::string_view key) const {
@@ -304,6 +370,7 @@ std::optional<std::uint64_t> filesystem_store::size(std::string_view key) const 
 // is left to the user-space resolution, which follows links that stay inside the root.
 void filesystem_store::set(std::string_view key, std::span<const std::byte> value) {
   check_key(key);
+  kept_->forget(key);
   const auto [folder, name] = split_key(key);
   file dir;
   if (!folder.empty()) {
@@ -327,6 +394,7 @@ void filesystem_store::set_by_path(std::string_view key, std::span<const std::by
 
 void filesystem_store::erase(std::string_view key) {
   check_key(key);
+  kept_->forget(key);
   const auto [folder, name] = split_key(key);
   file dir;
   if (!folder.empty()) {

@@ -314,12 +314,27 @@ BOOST_AUTO_TEST_CASE(rejects_unknown_configuration_key) {
   check_invalid("[]", data_type::uint8, "codecs[0].configuration: expected an object, got []");
 }
 
-BOOST_AUTO_TEST_CASE(rejects_unsupported_data_types) {
-  for (const auto type : {data_type::float16, data_type::float8_e4m3, data_type::float8_e5m2, data_type::float8_e8m0fnu})
-    check_invalid("{}", type, std::string("codecs[0] (packbits): expected a data type packbits supports (bool, int2, ") +
-                                  "int4, int8, int16, int32, int64, uint2, uint4, uint8, uint16, uint32, uint64, float4_e2m1fn, "
-                                  "float6_e2m3fn, float6_e3m2fn, bfloat16, float32, float64, complex64 or complex128), got " +
-                                  std::string(zarr::name(type)));
+// float16 and the float8 types, outside the spec's list, pack their bit patterns as the
+// other full-width types do (docs/decisions.md 26): as the bytes codec lays them out when
+// every bit is kept, and first_bit/last_bit select bits of the pattern.
+BOOST_AUTO_TEST_CASE(packs_float16_and_the_float8_types_as_their_bit_patterns) {
+  for (const auto type : {data_type::float16, data_type::float8_e3m4, data_type::float8_e4m3, data_type::float8_e4m3b11fnuz,
+                          data_type::float8_e4m3fnuz, data_type::float8_e5m2, data_type::float8_e5m2fnuz,
+                          data_type::float8_e8m0fnu}) {
+    BOOST_TEST_CONTEXT(zarr::name(type)) {
+      const auto raw = random_bytes(37 * static_cast<std::size_t>(zarr::info(type).size), 5);
+      const auto packed = packbits("{}", {37}, type).encode(raw);
+      const auto laid_out = chain(R"([{"name":"bytes","configuration":{"endian":"little"}}])", spec({37}, type)).encode(raw);
+      BOOST_TEST((packed == laid_out));
+      BOOST_TEST((packbits("{}", {37}, type).decode(packed) == raw));
+    }
+  }
+  // float16 1.0 (0x3C00) and 2.0 (0x4000), their exponents (bits 10-14) only: 01111 and 10000.
+  const auto exponents = packbits(bits_json(10, 14), {2}, data_type::float16).encode(values<std::uint16_t>({0x3C00, 0x4000}));
+  BOOST_TEST(same(exponents, octets({0x0F, 0x02})));
+  // float8_e4m3 1.0 (0x38) and 2.0 (0x40), bits 3-6: 0111 and 1000.
+  const auto e4m3 = packbits(bits_json(3, 6), {2}, data_type::float8_e4m3).encode(values<std::uint8_t>({0x38, 0x40}));
+  BOOST_TEST(same(e4m3, octets({0x87})));
 }
 
 BOOST_AUTO_TEST_CASE(round_trips_as_the_inner_codec_of_a_shard_through_an_array) {

@@ -1,6 +1,9 @@
 // The filesystem store: the store contract, files below the root, and hostile keys and
 // symbolic links that try to reach outside the root (refused, the outside left untouched).
 #include <boost/test/unit_test.hpp>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -281,6 +284,82 @@ BOOST_AUTO_TEST_CASE(rejects_keys_that_look_like_temporary_files) {
   ZARR_CHECK_ERROR(s.set("a/c/0.zarr-tmp.1.2", zarr_test::some_bytes(1)), zarr::errc::invalid_key, "temporary files");
   ZARR_CHECK_ERROR(static_cast<void>(s.get("a.zarr-tmp.x/b")), zarr::errc::invalid_key, ".zarr-tmp.");
   BOOST_TEST(s.list("").empty());
+}
+
+// Snapshots keep their file open for the next snapshot of the key; a change made by anyone
+// else (another store, another program) must still show, and what was derived from the old
+// version must not be handed out for the new one.
+BOOST_AUTO_TEST_CASE(a_kept_snapshot_never_outlives_a_change_of_its_file) {
+  const auto root = zarr_test::scratch_dir() / "store";
+  zarr::filesystem_store reader(root), writer(root);
+  writer.set("c/0", zarr_test::some_bytes(8));
+  int made = 0;
+  const auto derive = [&](const zarr::stored_value& v) {
+    return v.derived(7, [&] {
+      ++made;
+      return std::static_pointer_cast<const void>(std::make_shared<const zarr::bytes>(v.get(std::nullopt)));
+    });
+  };
+  const auto derived_bytes = [&](const std::shared_ptr<const void>& p) { return *static_cast<const zarr::bytes*>(p.get()); };
+  {
+    const auto first = reader.snapshot("c/0");
+    const auto second = reader.snapshot("c/0");
+    BOOST_TEST(zarr_test::same(derived_bytes(derive(*first)), zarr_test::some_bytes(8)));
+    BOOST_TEST(zarr_test::same(derived_bytes(derive(*second)), zarr_test::some_bytes(8)));
+    BOOST_TEST(made == 1);  // the same version: derived once
+    // another owner derives its own
+    BOOST_TEST(second->derived(8, [] { return std::shared_ptr<const void>(); }) == nullptr);
+  }
+  // rewritten through another store object: a new file renamed over the old one
+  auto next = zarr_test::some_bytes(8);
+  next[0] = std::byte{0xAB};
+  writer.set("c/0", next);
+  const auto after_rename = reader.snapshot("c/0");
+  BOOST_TEST(zarr_test::same(after_rename->get(std::nullopt), next));
+  BOOST_TEST(zarr_test::same(derived_bytes(derive(*after_rename)), next));
+  BOOST_TEST(made == 2);
+  // changed in place by another program, same size: the modification time tells
+  auto changed = next;
+  changed[1] = std::byte{0xCD};
+  {
+    std::fstream f(root / "c" / "0", std::ios::binary | std::ios::in | std::ios::out);
+    f.seekp(1);
+    f.put(static_cast<char>(0xCD));
+    f.close();
+    struct timespec times[2] = {{0, UTIME_OMIT}, {1234567, 0}};
+    BOOST_REQUIRE(::utimensat(AT_FDCWD, (root / "c" / "0").c_str(), times, 0) == 0);
+    const auto after_edit = reader.snapshot("c/0");
+    BOOST_TEST(zarr_test::same(derived_bytes(derive(*after_edit)), changed));
+    BOOST_TEST(made == 3);
+  }
+  // removed by someone else: absent, not the kept file
+  fs::remove(root / "c" / "0");
+  BOOST_TEST(reader.snapshot("c/0") == nullptr);
+  BOOST_TEST(!reader.get("c/0").has_value());
+  // a snapshot taken before stays readable (the edit in place changed its file too)
+  BOOST_TEST(zarr_test::same(after_rename->get(std::nullopt), changed));
+}
+
+// Through the array: an inner chunk read after the shard was rewritten by another writer
+// comes from the new shard (its index decoded anew), never from the kept index.
+BOOST_AUTO_TEST_CASE(a_sharded_read_after_another_writer_rewrote_the_shard_sees_the_new_shard) {
+  const auto root = zarr_test::scratch_dir() / "store";
+  const char* sharded = R"({"zarr_format": 3, "node_type": "array", "shape": [8], "data_type": "uint8",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [8]}},
+    "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+    "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [2],
+      "codecs": [{"name": "bytes"}, {"name": "gzip", "configuration": {"level": 1}}],
+      "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}]})";
+  auto reading = zarr::array::create(std::make_shared<zarr::filesystem_store>(root), "",
+                                     zarr::array_metadata::parse(zarr::parse_json(sharded)));
+  const std::vector<std::uint8_t> first{1, 2, 3, 4, 5, 6, 7, 8};
+  reading.write<std::uint8_t>({{0}, {8}}, first);
+  BOOST_TEST((reading.read<std::uint8_t>({{4}, {6}}) == std::vector<std::uint8_t>{5, 6}));
+  // another writer: the first two inner chunks now hold only the fill value and are not
+  // stored, so the inner chunks move and the old index would point at the wrong bytes
+  auto writing = zarr::array::open(std::make_shared<zarr::filesystem_store>(root), "");
+  writing.write<std::uint8_t>({{0}, {8}}, std::vector<std::uint8_t>{0, 0, 0, 0, 9, 10, 11, 12});
+  BOOST_TEST((reading.read<std::uint8_t>({{4}, {6}}) == std::vector<std::uint8_t>{9, 10}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

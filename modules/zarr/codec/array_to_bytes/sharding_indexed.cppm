@@ -73,6 +73,8 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   std::unique_ptr<codec_chain> inner_;
   std::unique_ptr<codec_chain> index_;
   std::uint64_t index_size_ = 0;
+  // Names the decoded indexes this codec leaves with a stored shard (chunk_reader::derived).
+  derivation_owner decoded_index_;
 };
 
 [[nodiscard]] std::unique_ptr<array_to_bytes_codec> make_sharding_indexed_codec(const codec_context& ctx);

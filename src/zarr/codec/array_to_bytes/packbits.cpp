@@ -199,7 +199,7 @@ std::string component_text(const std::byte* p) {
 
 std::string supported_types() {
   return "bool, int2, int4, int8, int16, int32, int64, uint2, uint4, uint8, uint16, uint32, uint64, float4_e2m1fn, "
-         "float6_e2m3fn, float6_e3m2fn, bfloat16, float32, float64, complex64 or complex128";
+         "float6_e2m3fn, float6_e3m2fn, the float8 types, bfloat16, float16, float32, float64, complex64 or complex128";
 }
 
 std::optional<std::uint64_t> bit_member(const json::object& config, std::string_view key, const std::string& where) {
@@ -219,13 +219,18 @@ std::optional<packbits_layout> packbits_layout_of(data_type type) noexcept {
     case data_type::int2: case data_type::uint2: return packbits_layout{1, 2, 1};
     case data_type::int4: case data_type::uint4: case data_type::float4_e2m1fn: return packbits_layout{1, 4, 1};
     case data_type::float6_e2m3fn: case data_type::float6_e3m2fn: return packbits_layout{1, 6, 1};
-    case data_type::int8: case data_type::uint8: return packbits_layout{1, 8, 1};
-    case data_type::int16: case data_type::uint16: case data_type::bfloat16: return packbits_layout{1, 16, 2};
+    // The float8 types and float16 are not in the spec's list: their bit patterns, as the
+    // bytes codec lays them out, like the other full-width types (docs/decisions.md 26).
+    case data_type::int8: case data_type::uint8: case data_type::float8_e3m4: case data_type::float8_e4m3:
+    case data_type::float8_e4m3b11fnuz: case data_type::float8_e4m3fnuz: case data_type::float8_e5m2:
+    case data_type::float8_e5m2fnuz: case data_type::float8_e8m0fnu: return packbits_layout{1, 8, 1};
+    case data_type::int16: case data_type::uint16: case data_type::bfloat16: case data_type::float16:
+      return packbits_layout{1, 16, 2};
     case data_type::int32: case data_type::uint32: case data_type::float32: return packbits_layout{1, 32, 4};
     case data_type::int64: case data_type::uint64: case data_type::float64: return packbits_layout{1, 64, 8};
     case data_type::complex64: return packbits_layout{2, 32, 4};
     case data_type::complex128: return packbits_layout{2, 64, 8};
-    default: return std::nullopt;  // float16 and the float8 types are not in the spec's list
+    default: return std::nullopt;
   }
 }
 

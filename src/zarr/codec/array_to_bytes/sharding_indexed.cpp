@@ -171,17 +171,16 @@ std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const 
   for (std::uint64_t k = 0; k < inner_count_; ++k) {
     const auto offset = index[2 * k], nbytes = index[2 * k + 1];
     if (offset == empty_entry && nbytes == empty_entry) continue;
-    const auto where = label() + ": inner chunk " + std::to_string(k) + ": expected bytes ";
-    const auto got = ", got offset " + std::to_string(offset) + " and length " + std::to_string(nbytes);
-    if (offset > size || nbytes > size - offset)
-      throw error(errc::corrupt_chunk, where + "within the shard's " + std::to_string(size) + got);
     // Inner chunks never share the index's bytes (nor each other's: below).
-    const bool into_index = nbytes > 0 && (config_.index_at_end ? shard_size && offset + nbytes > size - index_size_
-                                                                : offset < index_size_);
-    if (into_index)
-      throw error(errc::corrupt_chunk, where + "outside the index (" +
-                                           (config_.index_at_end ? "the last " : "the first ") +
-                                           std::to_string(index_size_) + " bytes of the shard)" + got);
+    const bool outside = offset > size || nbytes > size - offset;
+    const bool into_index = !outside && nbytes > 0 &&
+                            (config_.index_at_end ? shard_size && offset + nbytes > size - index_size_ : offset < index_size_);
+    if (!outside && !into_index) continue;
+    const auto expected = outside ? "within the shard's " + std::to_string(size)
+                                  : "outside the index (" + std::string(config_.index_at_end ? "the last " : "the first ") +
+                                        std::to_string(index_size_) + " bytes of the shard)";
+    throw error(errc::corrupt_chunk, label() + ": inner chunk " + std::to_string(k) + ": expected bytes " + expected +
+                                         ", got offset " + std::to_string(offset) + " and length " + std::to_string(nbytes));
   }
   // No two inner chunks share bytes: the layout is free, but a writer of this format never
   // points two entries at the same bytes, so an index that does is damaged or hostile.
@@ -239,10 +238,15 @@ void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, cons
 }
 
 bool sharding_indexed_codec::do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
-  const auto encoded_index = reader.read(config_.index_at_end ? byte_range::last(index_size_) : byte_range{0, index_size_, false});
-  if (!encoded_index) return false;
-  // The shard's size is not known here: ranges past its end fail when read.
-  const auto index = decode_index(*encoded_index, std::nullopt);
+  // Decoded once per stored version of the shard where the store keeps versions open.
+  const auto kept = reader.derived(decoded_index_.id(), [&]() -> std::shared_ptr<const void> {
+    const auto encoded_index = reader.read(config_.index_at_end ? byte_range::last(index_size_) : byte_range{0, index_size_, false});
+    if (!encoded_index) return nullptr;
+    // The shard's size is not known here: ranges past its end fail when read.
+    return std::make_shared<const std::vector<std::uint64_t>>(decode_index(*encoded_index, std::nullopt));
+  });
+  if (!kept) return false;
+  const auto& index = *static_cast<const std::vector<std::uint64_t>*>(kept.get());
   for_each_cell_part(config_.chunk_shape, box, [&](const cell_part& part) {
     std::uint64_t k = 0;
     for (std::size_t i = 0; i < part.cell.size(); ++i) k = k * chunks_per_shard_[i] + part.cell[i];
