@@ -22,6 +22,7 @@ export import zarr.codec.crc32c;
 export import zarr.codec.gzip;
 export import zarr.codec.zstd;
 export import zarr.codec.sharding_indexed;
+export import zarr.codec.zfp;
 export import zarr.metadata;
 export import zarr.array;
 export import zarr.builder;

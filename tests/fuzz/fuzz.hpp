@@ -152,4 +152,18 @@ inline sharding_case sharding_case_of(std::uint8_t selector) {
           shape, type};
 }
 
+// The zfp configuration of a mode byte (0-4), with fixed parameters: for the zfp target and its seeds.
+inline zarr::zfp_configuration zfp_configuration_of(std::uint8_t mode) {
+  zarr::zfp_configuration config;
+  config.mode = static_cast<zarr::zfp_mode>(mode % 5);
+  config.rate = 8;
+  config.precision = 16;
+  config.tolerance = 0.01;
+  config.minbits = 1;
+  config.maxbits = 4096;
+  config.maxprec = 40;
+  config.minexp = -100;
+  return config;
+}
+
 }  // namespace zarr_fuzz

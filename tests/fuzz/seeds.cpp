@@ -27,8 +27,8 @@ namespace {
 
 constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation down
 
-const std::vector<std::string> targets{"zarr_json", "fill_value", "region", "gzip",     "zstd",      "blosc",
-                                       "crc32c",    "bytes",      "packbits", "sharding", "array_read"};
+const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "gzip",     "zstd",       "blosc",
+                                       "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp"};
 
 fs::path seeds_root;
 int written = 0;
@@ -111,6 +111,29 @@ void codec_seeds() {
     seed("packbits", std::string(zarr::name(c.type)) + "_" + std::to_string(c.first) + "_" + std::to_string(c.last),
          s + text_of(encoded));
   }
+}
+
+// zfp: [type][mode][rank][dims...] + a valid stream of a smooth chunk, for each mode.
+void zfp_seeds() {
+  const zarr::data_type types[] = {zarr::data_type::int8,  zarr::data_type::uint16, zarr::data_type::int32,
+                                   zarr::data_type::int64, zarr::data_type::uint64, zarr::data_type::float32,
+                                   zarr::data_type::float64};
+  const std::uint8_t type_bytes[] = {0, 3, 4, 6, 7, 8, 9};  // their places in zfp.fuzz.cpp's list
+  for (std::size_t t = 0; t < std::size(types); ++t)
+    for (std::uint8_t mode = 0; mode < 5; ++mode) {
+      const auto config = zarr_fuzz::zfp_configuration_of(mode);
+      const std::vector<std::uint64_t> shape{5, 6};
+      const zarr::chunk_spec spec{shape, types[t], zarr::default_fill_value(types[t])};
+      try {
+        const zarr::zfp_codec codec(config, spec, "s");
+        zarr::bytes chunk(static_cast<std::size_t>(spec.byte_size()));
+        for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<std::byte>((i / 3) % 7 == 0 ? 0x3F : 0);
+        const std::string head{static_cast<char>(type_bytes[t]), static_cast<char>(mode), 2, 4, 5};
+        seed("zfp", std::string(zarr::name(types[t])) + "_" + std::to_string(mode), head + text_of(codec.encode(chunk)));
+      } catch (const zarr::error&) {
+        // fixed_accuracy on an integer type, or a float pattern that is not finite: no seed
+      }
+    }
 }
 
 void sharding_seeds() {
@@ -286,6 +309,7 @@ int main(int argc, char** argv) {
     }
     codec_seeds();
     sharding_seeds();
+    zfp_seeds();
     fill_value_seeds(data);
     region_seeds();
     library_array_seeds();

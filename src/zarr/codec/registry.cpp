@@ -17,6 +17,7 @@ import zarr.codec.reshape;
 import zarr.codec.scale_offset;
 import zarr.codec.sharding_indexed;
 import zarr.codec.transpose;
+import zarr.codec.zfp;
 import zarr.codec.zstd;
 
 namespace zarr {
@@ -45,6 +46,7 @@ const std::array builtin_codecs{
     array_to_array("scale_offset", make_scale_offset_codec),
     array_to_bytes("sharding_indexed", make_sharding_indexed_codec),
     array_to_array("transpose", make_transpose_codec),
+    array_to_bytes("zfp", make_zfp_codec),
     bytes_to_bytes("zstd", make_zstd_codec),
 };
 
