@@ -18,6 +18,7 @@ export import zarr.codec.fixedscaleoffset;
 export import zarr.codec.bytes;
 export import zarr.codec.packbits;
 export import zarr.codec.blosc;
+export import zarr.codec.conditional;
 export import zarr.codec.crc32c;
 export import zarr.codec.gzip;
 export import zarr.codec.zstd;

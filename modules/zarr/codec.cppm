@@ -240,6 +240,15 @@ struct codec_entry {
 // The built-in codecs; nullptr for an unknown name.
 [[nodiscard]] const codec_entry* find_codec(std::string_view name) noexcept;
 
+// One item of a list of codecs (a name, or {name, configuration, must_understand}): its
+// configuration points into `item`, or at a JSON null when absent. Errors name `where`.
+struct codec_item {
+  std::string name;
+  const boost::json::value* configuration = nullptr;
+  bool must_understand = true;
+};
+[[nodiscard]] codec_item parse_codec_item(const boost::json::value& item, std::string_view where);
+
 // --- helpers for codec configurations ----------------------------------------------------
 
 // A scalar of `type` given in a configuration, at `where` ("codecs[1].configuration.scale",

@@ -28,6 +28,36 @@ std::string kind_name(codec_kind k) {
 
 }  // namespace
 
+codec_item parse_codec_item(const json::value& item, std::string_view where) {
+  static const json::value null;
+  const std::string here(where);
+  codec_item out{{}, &null, true};
+  if (const auto* s = item.if_string()) {
+    out.name = *s;
+    return out;
+  }
+  const auto* o = item.if_object();
+  if (o == nullptr) throw error(errc::invalid_metadata, here + ": expected a codec object or name, got " + json::serialize(item));
+  const auto* n = o->if_contains("name");
+  if (n == nullptr || !n->is_string())
+    throw error(errc::invalid_metadata, here + ".name: expected a string, got " + (n ? json::serialize(*n) : "nothing"));
+  out.name = n->as_string();
+  for (const auto& [key, value] : *o) {
+    if (key == "name") continue;
+    if (key == "configuration") {
+      out.configuration = &value;
+    } else if (key == "must_understand") {
+      if (!value.is_bool())
+        throw error(errc::invalid_metadata, here + ".must_understand: expected a boolean, got " + json::serialize(value));
+      out.must_understand = value.as_bool();
+    } else {
+      throw error(errc::invalid_metadata, here + ": expected only name, configuration and must_understand, got \"" +
+                                              std::string(key) + "\"");
+    }
+  }
+  return out;
+}
+
 codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, std::string_view where,
                          std::string_view document)
     : decoded_(decoded) {
@@ -35,42 +65,16 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
   const auto* list = codecs.if_array();
   if (list == nullptr) throw error(errc::invalid_metadata, at + ": expected an array, got " + json::serialize(codecs));
   if (list->empty()) throw error(errc::invalid_metadata, at + ": expected at least an array -> bytes codec, got []");
-  const json::value null;
   chunk_spec current = decoded;
   for (std::size_t i = 0; i < list->size(); ++i) {
     const auto here = at + "[" + std::to_string(i) + "]";
     const auto& item = (*list)[i];
-    const json::value* configuration = &null;
-    std::string name;
-    if (const auto* s = item.if_string()) {
-      name = *s;
-    } else if (const auto* o = item.if_object()) {
-      const auto* n = o->if_contains("name");
-      if (n == nullptr || !n->is_string())
-        throw error(errc::invalid_metadata, here + ".name: expected a string, got " + (n ? json::serialize(*n) : "nothing"));
-      name = n->as_string();
-      bool optional = false;
-      for (const auto& [key, value] : *o) {
-        if (key == "name") continue;
-        if (key == "configuration") {
-          configuration = &value;
-        } else if (key == "must_understand") {
-          if (!value.is_bool())
-            throw error(errc::invalid_metadata, here + ".must_understand: expected a boolean, got " + json::serialize(value));
-          optional = !value.as_bool();
-        } else {
-          throw error(errc::invalid_metadata, here + ": expected only name, configuration and must_understand, got \"" +
-                                                  std::string(key) + "\"");
-        }
-      }
-      // Zarr v3 core spec "must_understand": an extension marked false is one implementations may
-      // ignore; an unknown one is skipped, a known one is used.
-      if (optional && find_codec(name) == nullptr) {
-        skipped_.push_back(item);
-        continue;
-      }
-    } else {
-      throw error(errc::invalid_metadata, here + ": expected a codec object or name, got " + json::serialize(item));
+    const auto [name, configuration, must_understand] = parse_codec_item(item, here);
+    // Zarr v3 core spec "must_understand": an extension marked false is one implementations may
+    // ignore; an unknown one is skipped, a known one is used.
+    if (!must_understand && find_codec(name) == nullptr) {
+      skipped_.push_back(item);
+      continue;
     }
     const auto* entry = find_codec(name);
     if (entry == nullptr) throw error(errc::unsupported, here + ".name: expected a supported codec, got \"" + name + "\"");

@@ -166,4 +166,13 @@ inline zarr::zfp_configuration zfp_configuration_of(std::uint8_t mode) {
   return config;
 }
 
+// The conditional codec of the conditional target and its seeds: gzip then crc32c, 16 header bits.
+inline const zarr::conditional_codec& conditional_gzip_crc32c() {
+  static const auto config = zarr::parse_json(
+      R"({"codecs": [{"name": "gzip", "configuration": {"level": 1}}, {"name": "crc32c"}], "header_bits": 16})");
+  static const zarr::chunk_spec spec{{16}, zarr::data_type::uint8, zarr::default_fill_value(zarr::data_type::uint8)};
+  static const zarr::conditional_codec codec({config, spec, "fuzz", {}});
+  return codec;
+}
+
 }  // namespace zarr_fuzz

@@ -28,7 +28,8 @@ namespace {
 constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation down
 
 const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "gzip",     "zstd",       "blosc",
-                                       "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp"};
+                                       "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
+                                       "conditional"};
 
 fs::path seeds_root;
 int written = 0;
@@ -74,6 +75,7 @@ void codec_seeds() {
   const auto data = samples();
   for (std::size_t i = 0; i < data.size(); ++i) {
     const auto n = std::to_string(i);
+    seed("conditional", "sample" + n, text_of(zarr_fuzz::conditional_gzip_crc32c().encode(data[i])));
     for (int level : {0, 1, 9}) seed("gzip", "sample" + n + "_l" + std::to_string(level), text_of(zarr::gzip_codec({level}, "s").encode(data[i])));
     for (int level : {-5, 1, 19}) seed("zstd", "sample" + n + "_l" + std::to_string(level), text_of(zarr::zstd_codec({level, level > 0}, "s").encode(data[i])));
     for (const char* cname : {"lz4", "blosclz", "zstd", "zlib"})

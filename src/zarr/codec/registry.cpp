@@ -9,6 +9,7 @@ module zarr.codec;
 import zarr.codec.blosc;
 import zarr.codec.bytes;
 import zarr.codec.cast_value;
+import zarr.codec.conditional;
 import zarr.codec.crc32c;
 import zarr.codec.fixedscaleoffset;
 import zarr.codec.gzip;
@@ -38,6 +39,7 @@ const std::array builtin_codecs{
     bytes_to_bytes("blosc", make_blosc_codec),
     array_to_bytes("bytes", make_bytes_codec),
     array_to_array("cast_value", make_cast_value_codec),
+    bytes_to_bytes("conditional", make_conditional_codec),
     bytes_to_bytes("crc32c", make_crc32c_codec),
     bytes_to_bytes("gzip", make_gzip_codec),
     array_to_array("numcodecs.fixedscaleoffset", make_fixedscaleoffset_codec),

@@ -315,7 +315,7 @@ BOOST_AUTO_TEST_CASE(rejects_unknown_configuration_key) {
 }
 
 // float16 and the float8 types, outside the spec's list, pack their bit patterns as the
-// other full-width types do (docs/decisions.md 26): as the bytes codec lays them out when
+// other full-width types do (docs/decisions.md 31): as the bytes codec lays them out when
 // every bit is kept, and first_bit/last_bit select bits of the pattern.
 BOOST_AUTO_TEST_CASE(packs_float16_and_the_float8_types_as_their_bit_patterns) {
   for (const auto type : {data_type::float16, data_type::float8_e3m4, data_type::float8_e4m3, data_type::float8_e4m3b11fnuz,

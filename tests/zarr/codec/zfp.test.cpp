@@ -141,7 +141,7 @@ BOOST_AUTO_TEST_CASE(promotes_small_integers_as_the_spec_writes) {
   check(data_type::uint16, to_bytes(u16), p_u16);
 }
 
-// uint32 and uint64 are offset by half their range (docs/decisions.md 28): every value,
+// uint32 and uint64 are offset by half their range (docs/decisions.md 33): every value,
 // the extremes included, comes back in reversible mode.
 BOOST_AUTO_TEST_CASE(round_trips_unsigned_32_and_64_bit_integers_exactly) {
   const std::vector<std::uint32_t> u32{0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 12345, 0xDEADBEEF, 7};

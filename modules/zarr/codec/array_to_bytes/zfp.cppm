@@ -5,7 +5,7 @@
 // {tolerance}; "expert" {minbits, maxbits, maxprec, minexp}.
 // Types: int32, int64, float32, float64 as they are; int8, int16, uint8, uint16 promoted to
 // int32 by the spec's shifts; uint32 and uint64 offset by 2^31 and 2^63 into int32 and int64
-// (docs/decisions.md 28).
+// (docs/decisions.md 33).
 module;
 #include <cstddef>
 #include <cstdint>

@@ -220,7 +220,7 @@ std::optional<packbits_layout> packbits_layout_of(data_type type) noexcept {
     case data_type::int4: case data_type::uint4: case data_type::float4_e2m1fn: return packbits_layout{1, 4, 1};
     case data_type::float6_e2m3fn: case data_type::float6_e3m2fn: return packbits_layout{1, 6, 1};
     // The float8 types and float16 are not in the spec's list: their bit patterns, as the
-    // bytes codec lays them out, like the other full-width types (docs/decisions.md 26).
+    // bytes codec lays them out, like the other full-width types (docs/decisions.md 31).
     case data_type::int8: case data_type::uint8: case data_type::float8_e3m4: case data_type::float8_e4m3:
     case data_type::float8_e4m3b11fnuz: case data_type::float8_e4m3fnuz: case data_type::float8_e5m2:
     case data_type::float8_e5m2fnuz: case data_type::float8_e8m0fnu: return packbits_layout{1, 8, 1};
