@@ -47,6 +47,11 @@ class store {
   // The value as it is now, for several reads; nothing when absent. This default reads
   // it whole; stores that can read parts override it.
   [[nodiscard]] virtual std::unique_ptr<const stored_value> snapshot(std::string_view key) const;
+  // The same, and the range `first` of it into `part`: one request where a store can (an
+  // object store's ranged GET that also pins the version read). This default takes the
+  // snapshot, then reads the range.
+  [[nodiscard]] virtual std::unique_ptr<const stored_value> snapshot_and_read(std::string_view key, byte_range first,
+                                                                     bytes& part) const;
   // The value's size in bytes, or nothing when absent.
   [[nodiscard]] virtual std::optional<std::uint64_t> size(std::string_view key) const = 0;
   // Stores a value; a reader sees either the old or the new value, never a mix.
@@ -68,8 +73,11 @@ class store_chunk_reader final : public chunk_reader {
   [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
   [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
     if (!snapshot_taken_) {
-      snapshot_ = store_.snapshot(key_);
+      bytes part;
+      snapshot_ = store_.snapshot_and_read(key_, range, part);
       snapshot_taken_ = true;
+      if (!snapshot_) return std::nullopt;
+      return part;
     }
     if (!snapshot_) return std::nullopt;
     return snapshot_->get(range);

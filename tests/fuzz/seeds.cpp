@@ -28,7 +28,8 @@ namespace {
 constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation down
 
 const std::vector<std::string> targets{"zarr_json", "fill_value", "region", "gzip",     "zstd",      "blosc",
-                                       "crc32c",    "bytes",      "packbits", "sharding", "array_read"};
+                                       "crc32c",    "bytes",      "packbits", "sharding", "array_read",
+                                       "s3_xml",    "http_headers"};
 
 fs::path seeds_root;
 int written = 0;
