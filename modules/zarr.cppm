@@ -30,3 +30,5 @@ export import zarr.builder;
 export import zarr.parallel;
 export import zarr.store.memory;
 export import zarr.store.filesystem;
+export import zarr.store.http;
+export import zarr.store.s3;

@@ -54,6 +54,14 @@ class store {
   // The value as it is now, for several reads; nothing when absent. This default reads
   // it whole; stores that can read parts override it.
   [[nodiscard]] virtual std::unique_ptr<const stored_value> snapshot(std::string_view key) const;
+  // The same, and the range `first` of it into `part`: one request where a store can (an
+  // object store's ranged GET that also pins the version read). This default takes the
+  // snapshot, then reads the range.
+  [[nodiscard]] virtual std::unique_ptr<const stored_value> snapshot_and_read(std::string_view key, byte_range first,
+                                                                     bytes& part) const;
+  // Whether this store's snapshots keep what codecs derive from them (stored_value::derived)
+  // from one snapshot of a key to the next while the value stays the same.
+  [[nodiscard]] virtual bool keeps_derived() const noexcept { return false; }
   // The value's size in bytes, or nothing when absent.
   [[nodiscard]] virtual std::optional<std::uint64_t> size(std::string_view key) const = 0;
   // Stores a value; a reader sees either the old or the new value, never a mix.
@@ -74,24 +82,29 @@ class store_chunk_reader final : public chunk_reader {
   store_chunk_reader(const store& s, const std::string& key) : store_(s), key_(key) {}
   [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
   [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
-    if (!snapshot()) return std::nullopt;
+    if (!snapshot_taken_) {
+      bytes part;
+      snapshot_ = store_.snapshot_and_read(key_, range, part);
+      snapshot_taken_ = true;
+      if (!snapshot_) return std::nullopt;
+      return part;
+    }
+    if (!snapshot_) return std::nullopt;
     return snapshot_->get(range);
   }
+  // Where the store keeps derived values with its snapshots, the snapshot is taken first to
+  // find them; elsewhere `make` reads (its first read takes the snapshot in one request).
   [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
                                                     const std::function<std::shared_ptr<const void>()>& make) const override {
-    if (!snapshot()) return make();
+    if (!snapshot_taken_ && store_.keeps_derived()) {
+      snapshot_ = store_.snapshot(key_);
+      snapshot_taken_ = true;
+    }
+    if (!snapshot_) return make();
     return snapshot_->derived(owner, make);
   }
 
  private:
-  const stored_value* snapshot() const {
-    if (!snapshot_taken_) {
-      snapshot_ = store_.snapshot(key_);
-      snapshot_taken_ = true;
-    }
-    return snapshot_.get();
-  }
-
   const store& store_;
   const std::string& key_;
   mutable std::unique_ptr<const stored_value> snapshot_;

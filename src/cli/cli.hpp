@@ -49,17 +49,27 @@ struct command_syntax {
 [[nodiscard]] arguments parse_arguments(std::string_view command, std::span<const std::string_view> args,
                                         const command_syntax& syntax);
 
-// PATH: a directory store, optionally followed by "#" and a node path inside it.
+// PATH: a store, optionally followed by "#" and a node path inside it. The store is a
+// directory, s3://bucket[/prefix] (endpoint, region and credentials from --endpoint and the
+// AWS_* environment) or http(s)://host/path (read only).
 struct location {
   std::filesystem::path root;
   std::string node;  // "" for the root node; "a/b" otherwise
 
   // "data.zarr#/a/b" for messages.
   [[nodiscard]] std::string display() const;
+  // An s3:// or http(s):// URL rather than a directory.
+  [[nodiscard]] bool remote() const;
 };
 [[nodiscard]] location parse_location(std::string_view text);
-// The store at `where`; `create` makes the directory when it is missing.
-[[nodiscard]] std::shared_ptr<zarr::filesystem_store> open_store(const location& where, bool create);
+// The store at `where`; `create` makes a directory when it is missing.
+[[nodiscard]] std::shared_ptr<zarr::store> open_store(const location& where, bool create);
+
+// The S3 endpoint of the global option --endpoint URL ("" = AWS_ENDPOINT_URL or AWS).
+inline std::string& s3_endpoint() {
+  static std::string endpoint;
+  return endpoint;
+}
 
 // A region "0:10,:,5:" of an array of `shape`: half-open start:stop per dimension, either
 // side optional. Malformed text is a usage_error; a region outside the array a zarr::error

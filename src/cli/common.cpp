@@ -79,7 +79,24 @@ location parse_location(std::string_view text) {
   return out;
 }
 
-std::shared_ptr<zarr::filesystem_store> open_store(const location& where, bool create) {
+bool location::remote() const {
+  const auto& text = root.native();
+  return text.starts_with("s3://") || text.starts_with("http://") || text.starts_with("https://");
+}
+
+std::shared_ptr<zarr::store> open_store(const location& where, bool create) {
+  const std::string text = where.root.string();
+  if (text.starts_with("s3://")) {
+    const auto rest = std::string_view(text).substr(5);
+    const auto slash = rest.find('/');
+    zarr::s3_options o;
+    o.bucket = std::string(rest.substr(0, slash));
+    if (o.bucket.empty()) throw usage_error("PATH \"" + text + "\": expected s3://bucket[/prefix]");
+    if (slash != std::string_view::npos) o.prefix = std::string(rest.substr(slash + 1));
+    o.endpoint = s3_endpoint();
+    return std::make_shared<zarr::s3_store>(std::move(o));
+  }
+  if (where.remote()) return std::make_shared<zarr::http_store>(text);
   if (!create && !std::filesystem::is_directory(where.root))
     throw zarr::error(zarr::errc::not_found, "store \"" + where.root.string() + "\": expected a directory, got none");
   return std::make_shared<zarr::filesystem_store>(where.root, create);

@@ -191,7 +191,7 @@ int run_convert(std::span<const std::string_view> argv) {
   }
   // Validate the new array completely before creating anything.
   const zarr::codec_chain check(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value});
-  if (std::filesystem::exists(dst_at.root) && std::filesystem::exists(src_at.root) &&
+  if (!src_at.remote() && !dst_at.remote() && std::filesystem::exists(dst_at.root) && std::filesystem::exists(src_at.root) &&
       std::filesystem::equivalent(src_at.root, dst_at.root) && src_at.node == dst_at.node)
     throw usage_error("zarr3 convert: SRC and DST are the same node");
 

@@ -5,8 +5,8 @@ namespace zarr_cli {
 
 std::optional<std::string> help_text(std::string_view command) {
   if (command.empty())
-    return "zarr3 " ZARR_VERSION " - Zarr v3 arrays in directory stores\n\n"
-           "usage: zarr3 [--threads N] COMMAND [ARGS]\n\n"
+    return "zarr3 " ZARR_VERSION " - Zarr v3 arrays in directories, S3 buckets and over HTTP\n\n"
+           "usage: zarr3 [--threads N] [--endpoint URL] COMMAND [ARGS]\n\n"
            "commands:\n"
            "  create PATH --metadata FILE [--attrs FILE] [--overwrite]   create an array or group\n"
            "  write PATH --input FILE [--format raw|json|npy] [--region R]   write values\n"
@@ -19,8 +19,11 @@ std::optional<std::string> help_text(std::string_view command) {
            "  demo [DIR]                    write an array and read it back\n"
            "  help [COMMAND]                this text, or a command's\n"
            "  --version                     the version\n\n"
-           "PATH is a directory store, optionally followed by '#' and a node path inside it:\n"
-           "data.zarr is the root node, data.zarr#/a/b the node a/b.\n\n"
+           "PATH is a store, optionally followed by '#' and a node path inside it:\n"
+           "data.zarr is the root node, data.zarr#/a/b the node a/b. The store is a directory,\n"
+           "s3://bucket[/prefix] (endpoint from --endpoint URL or AWS_ENDPOINT_URL, region and\n"
+           "credentials from AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,\n"
+           "AWS_SESSION_TOKEN) or http(s)://host/path (read only; no tree, which needs listing).\n\n"
            "--threads N (anywhere on the line) caps the threads that encode and decode chunks\n"
            "(default: one per core).\n\n"
            "A region R is one start:stop per dimension, comma-separated, half-open, either side\n"

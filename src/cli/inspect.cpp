@@ -23,12 +23,20 @@ struct storage_summary {
   std::uint64_t chunks_stored = 0;
   std::uint64_t stored_bytes = 0;
   std::uint64_t decoded_bytes = 0;  // of the stored chunks, decoded
+  bool listed = true;               // false: the store cannot list (HTTP), the counts are unknown
 };
 
 storage_summary summarize(const zarr::array& a) {
   storage_summary s;
   for (const auto n : a.metadata().grid_shape()) s.chunks_total *= n;
-  for (const auto& key : stored_chunk_keys(a)) {
+  std::vector<std::string> keys;
+  try {
+    keys = stored_chunk_keys(a);
+  } catch (const zarr::error& e) {
+    if (e.code() != zarr::errc::unsupported) throw;
+    s.listed = false;
+  }
+  for (const auto& key : keys) {
     ++s.chunks_stored;
     s.stored_bytes += a.storage().size(key).value_or(0);
   }
@@ -72,9 +80,10 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
     }
     o["attributes"] = m.attributes;
     o["chunks_total"] = s.chunks_total;
-    o["chunks_stored"] = s.chunks_stored;
-    o["stored_bytes"] = s.stored_bytes;
-    o["decoded_bytes"] = s.decoded_bytes;
+    const auto known = [&](std::uint64_t v) { return s.listed ? json::value(v) : json::value(nullptr); };
+    o["chunks_stored"] = known(s.chunks_stored);
+    o["stored_bytes"] = known(s.stored_bytes);
+    o["decoded_bytes"] = known(s.decoded_bytes);
     o["compression_ratio"] = s.stored_bytes == 0 ? json::value(nullptr)
                                                  : json::value(static_cast<double>(s.decoded_bytes) / static_cast<double>(s.stored_bytes));
     const std::pair<std::string_view, std::string> raw[] = {{"fill_value", zarr::fill_value_to_json_text(m.fill_value)}};
@@ -101,8 +110,12 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
       std::cout << (i ? ", " : "") << ((*m.dimension_names)[i] ? *(*m.dimension_names)[i] : std::string("(none)"));
     std::cout << "\n";
   }
-  std::cout << "  attributes       " << json::serialize(m.attributes) << "\n"
-            << "  stored chunks    " << s.chunks_stored << " of " << s.chunks_total << "\n"
+  std::cout << "  attributes       " << json::serialize(m.attributes) << "\n";
+  if (!s.listed) {
+    std::cout << "  stored chunks    unknown (the store cannot list its keys)\n";
+    return;
+  }
+  std::cout << "  stored chunks    " << s.chunks_stored << " of " << s.chunks_total << "\n"
             << "  stored bytes     " << s.stored_bytes << "\n"
             << "  decoded bytes    " << s.decoded_bytes << " (the stored chunks, decoded)\n"
             << "  compression      " << ratio_text(s) << "\n";
@@ -157,12 +170,13 @@ std::string node_line(const zarr::store& s, const std::string& path, bool& bad) 
   }
 }
 
-void print_children(const std::shared_ptr<zarr::filesystem_store>& s, const std::string& path, const std::string& indent,
+void print_children(const std::shared_ptr<zarr::store>& s, const std::string& path, const std::string& indent,
                     bool& bad) {
   std::vector<std::string> children;
   try {
     children = zarr::group::open(s, path).children();
-  } catch (const zarr::error&) {
+  } catch (const zarr::error& e) {
+    if (e.code() == zarr::errc::unsupported) throw;  // a store that cannot list (HTTP)
     return;  // an array, or a node already reported as invalid
   }
   for (std::size_t i = 0; i < children.size(); ++i) {

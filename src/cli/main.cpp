@@ -7,6 +7,7 @@
 #include <system_error>
 #include <new>
 #include <string>
+#include <optional>
 #include <string_view>
 #include <vector>
 #include "cli.hpp"
@@ -25,30 +26,40 @@ constexpr command_entry commands[] = {
     {"tree", run_tree},     {"convert", run_convert}, {"verify", run_verify}, {"demo", run_demo},
 };
 
-// Takes the global option --threads N (anywhere before a "--") out of `args` and sets the
-// library's concurrency: the threads a command's reads and writes use at most.
-void take_threads_option(std::vector<std::string_view>& args) {
+// Takes every global option `name` ("--threads N" or "--threads=N", anywhere before a "--")
+// out of `args`; the last value given, or nothing.
+std::optional<std::string_view> take_global_option(std::vector<std::string_view>& args, std::string_view name) {
+  std::optional<std::string_view> value;
+  const std::string with_equals = std::string(name) + "=";
   for (std::size_t i = 0; i < args.size(); ++i) {
     const auto arg = args[i];
-    if (arg == "--") return;
-    if (arg != "--threads" && !arg.starts_with("--threads=")) continue;
-    std::string_view value;
+    if (arg == "--") break;
+    if (arg != name && !arg.starts_with(with_equals)) continue;
     std::size_t taken = 1;
-    if (arg == "--threads") {
-      if (i + 1 >= args.size()) throw usage_error("zarr3: option --threads needs a value");
+    if (arg == name) {
+      if (i + 1 >= args.size()) throw usage_error("zarr3: option " + std::string(name) + " needs a value");
       value = args[i + 1];
       taken = 2;
     } else {
-      value = arg.substr(std::string_view("--threads=").size());
+      value = arg.substr(with_equals.size());
     }
-    std::size_t n = 0;
-    const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
-    if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || n == 0 || n > 1024)
-      throw usage_error("zarr3: --threads \"" + std::string(value) + "\": expected a whole number from 1 to 1024");
-    zarr::set_concurrency(n);
     args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i + taken));
     --i;
   }
+  return value;
+}
+
+// The global options: --threads N (the threads a command's reads and writes use at most) and
+// --endpoint URL (the S3 endpoint of s3:// paths).
+void take_global_options(std::vector<std::string_view>& args) {
+  if (const auto value = take_global_option(args, "--threads")) {
+    std::size_t n = 0;
+    const auto r = std::from_chars(value->data(), value->data() + value->size(), n);
+    if (r.ec != std::errc{} || r.ptr != value->data() + value->size() || n == 0 || n > 1024)
+      throw usage_error("zarr3: --threads \"" + std::string(*value) + "\": expected a whole number from 1 to 1024");
+    zarr::set_concurrency(n);
+  }
+  if (const auto value = take_global_option(args, "--endpoint")) s3_endpoint() = std::string(*value);
 }
 
 int dispatch(const std::vector<std::string_view>& args) {
@@ -91,7 +102,7 @@ int main(int argc, char** argv) {
     return "zarr3 " + command + (target.empty() ? std::string() : " " + target) + ": ";
   };
   try {
-    take_threads_option(args);
+    take_global_options(args);
     command = args.empty() ? std::string() : std::string(args[0]);
     return dispatch(args);
   } catch (const usage_error& e) {

@@ -68,6 +68,12 @@ std::unique_ptr<const stored_value> store::snapshot(std::string_view key) const 
   return in_memory_value(std::string(key), std::make_shared<const bytes>(std::move(*value)));
 }
 
+std::unique_ptr<const stored_value> store::snapshot_and_read(std::string_view key, byte_range first, bytes& part) const {
+  auto value = snapshot(key);
+  if (value) part = value->get(first);
+  return value;
+}
+
 std::vector<std::string> store::list_dir(std::string_view prefix) const {
   std::vector<std::string> names;
   for (const auto& key : list(prefix)) {

@@ -34,6 +34,8 @@ class filesystem_store final : public store {
   [[nodiscard]] bool get_into(std::string_view key, bytes& out) const override;
   // The open file: its ranges come from the version that was there when it was opened.
   [[nodiscard]] std::unique_ptr<const stored_value> snapshot(std::string_view key) const override;
+  // Yes: the files of recent snapshots stay open with what was derived from them.
+  [[nodiscard]] bool keeps_derived() const noexcept override { return true; }
   [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;

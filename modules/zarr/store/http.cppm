@@ -1,0 +1,185 @@
+// zarr.store.http: stores reached over HTTP(S) through libcurl (Zarr v3 core spec "Store
+// implementations"). remote_store holds what every such store shares: GET of a whole value
+// or a byte range (RFC 9110 "Range Requests"), HEAD for sizes, snapshots pinned by ETag with
+// If-Match, bounded retries with backoff and jitter. http_store is the read-only store of a
+// URL prefix (404 = absent); zarr.store.s3 adds signing, writes and listing.
+module;
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+export module zarr.store.http;
+
+export import zarr.store;
+
+export namespace zarr {
+
+// How often and how long a request is tried again after a transient failure (connection
+// refused or reset, timeout, a body shorter or longer than its Content-Length, HTTP 5xx):
+// at most `max_attempts` tries in all, waits growing from `first_delay` (doubling, capped at
+// `max_delay`, each a random part of that: "full jitter"), and never past `time_limit` from
+// the first try. A 4xx answer is never tried again.
+struct retry_policy {
+  unsigned max_attempts = 6;
+  std::chrono::milliseconds first_delay{50};
+  std::chrono::milliseconds max_delay{2000};
+  std::chrono::milliseconds time_limit{30000};
+  std::chrono::milliseconds connect_timeout{5000};
+};
+
+// Requests a store sent (every try counts), by method; `retries` counts the tries after a
+// transient failure.
+struct request_counts {
+  std::uint64_t get = 0;
+  std::uint64_t head = 0;
+  std::uint64_t put = 0;
+  std::uint64_t del = 0;
+  std::uint64_t retries = 0;
+};
+
+// "bytes 10-19/100" of a 206 answer: first and last byte, and the whole size when known.
+struct content_range {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+  std::optional<std::uint64_t> total;
+};
+// Parses a Content-Range header value; nothing when malformed (or "bytes */100").
+[[nodiscard]] std::optional<content_range> parse_content_range(std::string_view value);
+
+// One header line "Name: value\r\n" as a lower-case name and the trimmed value; nothing when
+// the line is no header (a status line, the blank line at the end).
+struct header_field {
+  std::string name;
+  std::string value;
+};
+[[nodiscard]] std::optional<header_field> parse_header_line(std::string_view line);
+
+// Percent-encoding of RFC 3986 (upper-case hex), keeping the unreserved characters and, when
+// `keep_slash`, '/': the form AWS Signature Version 4 signs.
+[[nodiscard]] std::string percent_encode(std::string_view text, bool keep_slash);
+
+// An HTTP request and what came back (the body goes to a buffer of the caller's).
+struct http_request {
+  std::string_view method = "GET";  // GET, HEAD, PUT, DELETE
+  std::string url;
+  std::vector<std::string> headers;  // "Name: value"
+  std::span<const std::byte> body;   // PUT only
+};
+struct http_response {
+  long status = 0;
+  std::string etag;
+  std::string content_range;
+  std::optional<std::uint64_t> content_length;
+};
+
+// AWS Signature Version 4 credentials, signed by libcurl (CURLOPT_AWS_SIGV4).
+struct aws_signing {
+  std::string region;
+  std::string access_key_id;
+  std::string secret_access_key;
+  std::string session_token;  // sent as x-amz-security-token when set
+};
+
+// Sends requests, keeping connections open between them (a pool of libcurl handles, one per
+// request in flight), retrying transient failures. Safe to use from several threads.
+class http_client {
+ public:
+  explicit http_client(retry_policy retry = {}, std::optional<aws_signing> signing = std::nullopt);
+  ~http_client();
+  http_client(const http_client&) = delete;
+  http_client& operator=(const http_client&) = delete;
+
+  // Sends `request` (retried as the policy says) and returns the final answer, any status;
+  // the body into `body`. Throws zarr::error (io) naming `where` when no answer came.
+  http_response perform(const http_request& request, bytes& body, std::string_view where) const;
+
+  [[nodiscard]] request_counts counts() const noexcept;
+  void reset_counts() const noexcept;
+
+ private:
+  struct pool;
+  std::unique_ptr<pool> pool_;
+  retry_policy retry_;
+  std::optional<aws_signing> signing_;
+  mutable std::atomic<std::uint64_t> get_{0}, head_{0}, put_{0}, del_{0}, retries_{0};
+};
+
+// The reads every HTTP-based store shares. A derived store says where a key is (its URL),
+// how to name it in messages, which answers mean "absent", and how to report the others.
+class remote_store : public store {
+ public:
+  explicit remote_store(std::shared_ptr<const http_client> client) : client_(std::move(client)) {}
+
+  [[nodiscard]] std::optional<bytes> get(std::string_view key) const override;
+  [[nodiscard]] std::optional<bytes> get(std::string_view key, byte_range range) const override;
+  [[nodiscard]] bool get_into(std::string_view key, bytes& out) const override;
+  // HEAD for the ETag; later reads send If-Match with it, and a value rewritten or erased
+  // since is an error (io, "changed while being read"), never a mix of two versions.
+  [[nodiscard]] std::unique_ptr<const stored_value> snapshot(std::string_view key) const override;
+  // One ranged GET, whose ETag pins the later reads.
+  [[nodiscard]] std::unique_ptr<const stored_value> snapshot_and_read(std::string_view key, byte_range first,
+                                                                     bytes& part) const override;
+  [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
+
+  // The requests sent so far (and a way to start counting again).
+  [[nodiscard]] request_counts requests() const noexcept { return client_->counts(); }
+  void reset_requests() noexcept { client_->reset_counts(); }
+
+  // A read of `key` (or a range of it) with the given extra headers: the answer, the body
+  // in `out`, false when absent. Throws for other failures.
+  struct read_result {
+    bool found = false;
+    http_response response;
+  };
+  [[nodiscard]] read_result read(std::string_view key, std::optional<byte_range> range, bytes& out,
+                                 std::string_view if_match) const;
+
+ protected:
+  [[nodiscard]] virtual std::string url_of(std::string_view key) const = 0;
+  // `s3 bucket "b", key "k"` or `http "https://..."`.
+  [[nodiscard]] virtual std::string where(std::string_view key) const = 0;
+  // Whether a 404 answer (its body given) means that the key is absent.
+  [[nodiscard]] virtual bool absent(const http_response& r, std::span<const std::byte> body) const;
+  // The error for an answer that is neither success nor absence.
+  [[noreturn]] virtual void fail(std::string_view key, const http_response& r, std::span<const std::byte> body) const;
+
+  [[nodiscard]] const http_client& client() const noexcept { return *client_; }
+
+ private:
+  std::shared_ptr<const http_client> client_;
+};
+
+struct http_options {
+  retry_policy retry{};
+};
+
+// A read-only store of the values below a URL ("https://host/data.zarr": key "a/zarr.json" is
+// "https://host/data.zarr/a/zarr.json"). 404 = absent; writes and listing are refused
+// (unsupported): plain HTTP has no way to list a folder.
+class http_store final : public remote_store {
+ public:
+  explicit http_store(std::string base_url, http_options options = {});
+
+  [[nodiscard]] const std::string& base_url() const noexcept { return base_; }
+
+  void set(std::string_view key, std::span<const std::byte> value) override;
+  void erase(std::string_view key) override;
+  [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
+  [[nodiscard]] std::vector<std::string> list_dir(std::string_view prefix) const override;
+
+ protected:
+  [[nodiscard]] std::string url_of(std::string_view key) const override;
+  [[nodiscard]] std::string where(std::string_view key) const override;
+
+ private:
+  std::string base_;
+};
+
+}  // namespace zarr

@@ -1,0 +1,459 @@
+// zarr.store.http: libcurl easy handles in a pool (connections kept alive), retries with
+// backoff and jitter, ranged GETs checked against Content-Range, snapshots by ETag + If-Match.
+module;
+#include <curl/curl.h>
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
+module zarr.store.http;
+
+import zarr.error;
+
+namespace zarr {
+
+namespace {
+
+std::optional<std::uint64_t> parse_number(std::string_view s) {
+  std::uint64_t v = 0;
+  if (s.empty() || s.size() > 19) return std::nullopt;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc{} || r.ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::optional<content_range> parse_content_range(std::string_view value) {
+  value = trim(value);
+  if (!value.starts_with("bytes ")) return std::nullopt;
+  value.remove_prefix(6);
+  const auto dash = value.find('-');
+  const auto slash = value.find('/');
+  if (dash == std::string_view::npos || slash == std::string_view::npos || dash > slash) return std::nullopt;
+  const auto first = parse_number(value.substr(0, dash));
+  const auto last = parse_number(value.substr(dash + 1, slash - dash - 1));
+  if (!first || !last || *last < *first) return std::nullopt;
+  content_range out{.first = *first, .last = *last, .total = std::nullopt};
+  const auto total = value.substr(slash + 1);
+  if (total != "*") {
+    out.total = parse_number(total);
+    if (!out.total || out.last >= *out.total) return std::nullopt;
+  }
+  return out;
+}
+
+std::optional<header_field> parse_header_line(std::string_view line) {
+  const auto colon = line.find(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  header_field out;
+  for (char c : line.substr(0, colon)) {
+    if (c <= ' ' || c > '~') return std::nullopt;  // a token: no spaces, no controls
+    out.name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  out.value = std::string(trim(line.substr(colon + 1)));
+  return out;
+}
+
+std::string percent_encode(std::string_view text, bool keep_slash) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~' || (keep_slash && c == '/')) {
+      out += c;
+    } else {
+      out += '%';
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the client
+
+struct http_client::pool {
+  std::mutex mutex;
+  std::vector<CURL*> idle;
+  ~pool() {
+    for (CURL* h : idle) curl_easy_cleanup(h);
+  }
+  CURL* take() {
+    {
+      const std::lock_guard lock(mutex);
+      if (!idle.empty()) {
+        CURL* h = idle.back();
+        idle.pop_back();
+        return h;
+      }
+    }
+    CURL* h = curl_easy_init();
+    if (h == nullptr) throw error(errc::io, "libcurl: expected a new transfer handle, got none (out of memory?)");
+    return h;
+  }
+  void give_back(CURL* h) {
+    const std::lock_guard lock(mutex);
+    idle.push_back(h);
+  }
+};
+
+namespace {
+
+void global_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct transfer {
+  bytes* body = nullptr;
+  http_response* response = nullptr;
+};
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* t = static_cast<transfer*>(user);
+  const auto n = size * count;
+  const auto* first = reinterpret_cast<const std::byte*>(data);
+  t->body->insert(t->body->end(), first, first + n);
+  return n;
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* t = static_cast<transfer*>(user);
+  const auto n = size * count;
+  const std::string_view line(data, n);
+  if (line.starts_with("HTTP/")) {  // a new answer (after 100 Continue or a redirect): forget the last
+    *t->response = http_response{};
+    t->body->clear();
+    return n;
+  }
+  if (const auto field = parse_header_line(line)) {
+    if (field->name == "etag") t->response->etag = field->value;
+    if (field->name == "content-range") t->response->content_range = field->value;
+    if (field->name == "content-length") {
+      t->response->content_length = parse_number(field->value);
+      // The body goes in one allocation (a length that lies is caught after the transfer).
+      if (t->response->content_length && *t->response->content_length <= (std::uint64_t{1} << 32))
+        t->body->reserve(static_cast<std::size_t>(*t->response->content_length));
+    }
+  }
+  return n;
+}
+
+bool transient(CURLcode rc) {
+  switch (rc) {
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_GOT_NOTHING:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+struct slist_deleter {
+  void operator()(curl_slist* l) const noexcept { curl_slist_free_all(l); }
+};
+
+}  // namespace
+
+http_client::http_client(retry_policy retry, std::optional<aws_signing> signing)
+    : pool_(std::make_unique<pool>()), retry_(retry), signing_(std::move(signing)) {
+  global_init();
+}
+
+http_client::~http_client() = default;
+
+request_counts http_client::counts() const noexcept {
+  return {.get = get_.load(), .head = head_.load(), .put = put_.load(), .del = del_.load(), .retries = retries_.load()};
+}
+
+void http_client::reset_counts() const noexcept {
+  get_ = 0;
+  head_ = 0;
+  put_ = 0;
+  del_ = 0;
+  retries_ = 0;
+}
+
+http_response http_client::perform(const http_request& request, bytes& body, std::string_view where) const {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  const auto deadline = start + retry_.time_limit;
+  const bool is_head = request.method == "HEAD", is_put = request.method == "PUT";
+  std::atomic<std::uint64_t>& counter = is_head ? head_ : is_put ? put_ : request.method == "DELETE" ? del_ : get_;
+
+  std::unique_ptr<curl_slist, slist_deleter> headers;
+  const auto add_header = [&](const std::string& h) {
+    curl_slist* next = curl_slist_append(headers.get(), h.c_str());
+    if (next == nullptr) throw error(errc::io, std::string(where) + ": expected memory for a header, got none");
+    static_cast<void>(headers.release());
+    headers.reset(next);
+  };
+  for (const auto& h : request.headers) add_header(h);
+  if (signing_) {
+    // libcurl 7.88 neither sends nor signs a payload hash by itself: S3 needs one.
+    add_header(is_put ? "x-amz-content-sha256: UNSIGNED-PAYLOAD"
+                      : "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    if (!signing_->session_token.empty()) add_header("x-amz-security-token: " + signing_->session_token);
+  }
+  // (An empty "Expect:" to skip the 100-continue round trip of large PUTs would be signed
+  // by libcurl 7.88 yet not sent: the server then refuses the signature.)
+  if (is_put) add_header("Content-Type: application/octet-stream");
+  const std::string sigv4 = signing_ ? "aws:amz:" + signing_->region + ":s3" : std::string();
+
+  std::minstd_rand jitter(std::random_device{}());
+  std::string last_problem;
+  for (unsigned attempt = 1;; ++attempt) {
+    ++counter;
+    http_response response;
+    body.clear();
+    transfer t{.body = &body, .response = &response};
+    CURL* h = pool_->take();
+    curl_easy_reset(h);
+    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+    curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(retry_.connect_timeout.count()));
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(remaining.count(), 1)));
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+    if (is_head) curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
+    if (is_put) {
+      curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+      curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.empty() ? "" : reinterpret_cast<const char*>(request.body.data()));
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
+    } else if (!is_head && request.method != "GET") {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, std::string(request.method).c_str());
+    }
+    if (signing_) {
+      curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
+      curl_easy_setopt(h, CURLOPT_USERNAME, signing_->access_key_id.c_str());
+      curl_easy_setopt(h, CURLOPT_PASSWORD, signing_->secret_access_key.c_str());
+    }
+    const CURLcode rc = curl_easy_perform(h);
+    if (rc == CURLE_OK) curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
+    // Credentials must not stay in an idle handle's memory longer than needed.
+    curl_easy_reset(h);
+    pool_->give_back(h);
+
+    bool retry = false;
+    if (rc != CURLE_OK) {
+      last_problem = std::string("libcurl: ") + curl_easy_strerror(rc);
+      if (!transient(rc)) throw error(errc::io, std::string(where) + ": expected an HTTP answer, got " + last_problem);
+      retry = true;
+    } else if (response.status >= 500) {
+      last_problem = "HTTP " + std::to_string(response.status);
+      retry = true;
+    } else if (!is_head && response.content_length && *response.content_length != body.size()) {
+      last_problem = "a body of " + std::to_string(body.size()) + " bytes with Content-Length " +
+                     std::to_string(*response.content_length);
+      retry = true;
+    }
+    if (!retry) return response;
+    const auto cap = std::min<std::int64_t>(retry_.max_delay.count(),
+                                            retry_.first_delay.count() << std::min<unsigned>(attempt - 1, 20));
+    const auto delay = std::chrono::milliseconds(
+        std::uniform_int_distribution<std::int64_t>(0, std::max<std::int64_t>(cap, 0))(jitter));
+    if (attempt >= retry_.max_attempts || clock::now() + delay >= deadline) {
+      const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - start).count();
+      throw error(errc::io, std::string(where) + ": expected an answer, got " + last_problem + " (gave up after " +
+                                std::to_string(attempt) + " tries in " + std::to_string(spent) + " ms)");
+    }
+    ++retries_;
+    std::this_thread::sleep_for(delay);
+  }
+}
+
+// ---------------------------------------------------------------- remote_store
+
+namespace {
+
+std::string byte_range_header(byte_range range) {
+  if (range.suffix) return "Range: bytes=-" + std::to_string(range.length);
+  return "Range: bytes=" + std::to_string(range.offset) + "-" + std::to_string(range.offset + range.length - 1);
+}
+
+}  // namespace
+
+bool remote_store::absent(const http_response& r, std::span<const std::byte>) const { return r.status == 404; }
+
+void remote_store::fail(std::string_view key, const http_response& r, std::span<const std::byte>) const {
+  throw error(errc::io, where(key) + ": expected HTTP 200, got HTTP " + std::to_string(r.status));
+}
+
+remote_store::read_result remote_store::read(std::string_view key, std::optional<byte_range> range, bytes& out,
+                                             std::string_view if_match) const {
+  validate_key(key);
+  http_request request{.method = "GET", .url = url_of(key), .headers = {}, .body = {}};
+  if (!if_match.empty()) request.headers.push_back("If-Match: " + std::string(if_match));
+  if (range && range->length == 0) {  // HTTP cannot ask for no bytes: check the range against the size
+    request.method = "HEAD";
+  } else if (range) {
+    request.headers.push_back(byte_range_header(*range));
+  }
+  read_result result;
+  result.response = client_->perform(request, out, where(key));
+  const auto& r = result.response;
+  if (!if_match.empty() && (r.status == 412 || r.status == 404))
+    throw error(errc::io, where(key) + ": expected the version first read (ETag " + std::string(if_match) +
+                              "), got a value changed while being read (HTTP " + std::to_string(r.status) + ")");
+  if (r.status == 404 && absent(r, out)) return result;
+  if (range && r.status == 416) {  // past the end: say by how much, as every store does
+    const auto n = size(key);
+    if (!n) return result;
+    static_cast<void>(resolve_range(key, *range, *n));
+  }
+  if (request.method == "HEAD" && r.status == 200) {
+    static_cast<void>(resolve_range(key, *range, r.content_length.value_or(0)));
+    out.clear();
+    result.found = true;
+    return result;
+  }
+  if (r.status == 200) {  // the whole value (a server may ignore Range)
+    if (range) {
+      const auto [offset, length] = resolve_range(key, *range, out.size());
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(offset + length), out.end());
+      out.erase(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(offset));
+    }
+    result.found = true;
+    return result;
+  }
+  if (r.status == 206 && range) {
+    const auto cr = parse_content_range(r.content_range);
+    if (!cr || !cr->total)
+      throw error(errc::io, where(key) + ": expected a Content-Range with the size, got \"" + r.content_range + "\"");
+    const auto [offset, length] = resolve_range(key, *range, *cr->total);
+    if (cr->first != offset || cr->last + 1 != offset + length || out.size() != length)
+      throw error(errc::io, where(key) + ": expected bytes " + std::to_string(offset) + "-" +
+                                std::to_string(offset + length - 1) + ", got \"" + r.content_range + "\" and " +
+                                std::to_string(out.size()) + " bytes");
+    result.found = true;
+    return result;
+  }
+  fail(key, r, out);
+}
+
+bool remote_store::get_into(std::string_view key, bytes& out) const { return read(key, std::nullopt, out, {}).found; }
+
+std::optional<bytes> remote_store::get(std::string_view key) const {
+  bytes out;
+  if (!get_into(key, out)) return std::nullopt;
+  return out;
+}
+
+std::optional<bytes> remote_store::get(std::string_view key, byte_range range) const {
+  bytes out;
+  if (!read(key, range, out, {}).found) return std::nullopt;
+  return out;
+}
+
+std::optional<std::uint64_t> remote_store::size(std::string_view key) const {
+  validate_key(key);
+  bytes ignored;
+  const auto r = client_->perform({.method = "HEAD", .url = url_of(key), .headers = {}, .body = {}}, ignored, where(key));
+  if (r.status == 404 && absent(r, ignored)) return std::nullopt;
+  if (r.status != 200) fail(key, r, ignored);
+  if (!r.content_length) throw error(errc::io, where(key) + ": expected a Content-Length in the answer to HEAD, got none");
+  return r.content_length;
+}
+
+namespace {
+
+// A value read by ETag: every read sends If-Match, so that a rewrite shows as an error.
+class pinned_value final : public stored_value {
+ public:
+  pinned_value(const remote_store& s, std::string key, std::string etag)
+      : store_(s), key_(std::move(key)), etag_(std::move(etag)) {}
+  [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
+    bytes out;
+    static_cast<void>(store_.read(key_, range, out, etag_));
+    return out;
+  }
+
+ private:
+  const remote_store& store_;
+  std::string key_;
+  std::string etag_;
+};
+
+}  // namespace
+
+std::unique_ptr<const stored_value> remote_store::snapshot(std::string_view key) const {
+  validate_key(key);
+  bytes ignored;
+  const auto r = client_->perform({.method = "HEAD", .url = url_of(key), .headers = {}, .body = {}}, ignored, where(key));
+  if (r.status == 404 && absent(r, ignored)) return nullptr;
+  if (r.status != 200) fail(key, r, ignored);
+  if (r.etag.empty()) return store::snapshot(key);  // no version to pin: a copy of the whole value
+  return std::make_unique<const pinned_value>(*this, std::string(key), r.etag);
+}
+
+std::unique_ptr<const stored_value> remote_store::snapshot_and_read(std::string_view key, byte_range first,
+                                                                   bytes& part) const {
+  const auto result = read(key, first, part, {});
+  if (!result.found) return nullptr;
+  if (result.response.etag.empty()) return store::snapshot(key);
+  return std::make_unique<const pinned_value>(*this, std::string(key), result.response.etag);
+}
+
+// ---------------------------------------------------------------- http_store
+
+http_store::http_store(std::string base_url, http_options options)
+    : remote_store(std::make_shared<const http_client>(options.retry)), base_(std::move(base_url)) {
+  while (base_.ends_with('/')) base_.pop_back();
+  if (!base_.starts_with("http://") && !base_.starts_with("https://"))
+    throw error(errc::invalid_argument, "http store \"" + base_ + "\": expected a URL starting with http:// or https://");
+}
+
+std::string http_store::url_of(std::string_view key) const { return base_ + "/" + percent_encode(key, true); }
+
+std::string http_store::where(std::string_view key) const { return "http \"" + url_of(key) + "\""; }
+
+void http_store::set(std::string_view key, std::span<const std::byte>) {
+  throw error(errc::unsupported, where(key) + ": expected a writable store, got a read-only HTTP store");
+}
+
+void http_store::erase(std::string_view key) {
+  throw error(errc::unsupported, where(key) + ": expected a writable store, got a read-only HTTP store");
+}
+
+std::vector<std::string> http_store::list(std::string_view prefix) const {
+  throw error(errc::unsupported, "http \"" + base_ + "/" + std::string(prefix) +
+                                     "\": expected a store that can list keys, got HTTP (no listing; open nodes by path)");
+}
+
+std::vector<std::string> http_store::list_dir(std::string_view prefix) const { return list(prefix); }
+
+}  // namespace zarr

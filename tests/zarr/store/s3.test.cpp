@@ -1,0 +1,197 @@
+// zarr.store.s3 against a real S3 server: Ceph's RADOS Gateway on 127.0.0.1, started by the
+// CTest fixture tests/servers/rgw (servers.hpp finds it).
+#include <boost/test/unit_test.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+#include "../array/model.hpp"
+#include "contract.hpp"
+#include "servers.hpp"
+import zarr;
+
+namespace {
+
+std::vector<std::uint16_t> iota_values(std::size_t n) {
+  std::vector<std::uint16_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint16_t>(i * 7 + 1);
+  return v;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(s3_store)
+
+BOOST_AUTO_TEST_CASE(keeps_the_store_contract_below_a_prefix) {
+  const auto o = zarr_test::fresh_bucket("data.zarr");
+  if (!o) return;
+  zarr::s3_store s(*o);
+  zarr_test::check_store_contract(s, false);
+  // The prefix is where the objects are: a store on the bare bucket sees them below it.
+  zarr::s3_options bare = *o;
+  bare.prefix = "";
+  zarr::s3_store whole(bare);
+  BOOST_TEST(whole.list("").size() == 4u);
+  BOOST_TEST(whole.get("data.zarr/zarr.json").has_value());
+  BOOST_TEST(whole.list_dir("") == std::vector<std::string>{"data.zarr"}, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(keeps_the_store_contract_with_virtual_hosted_addressing) {
+  auto o = zarr_test::fresh_bucket();
+  if (!o) return;
+  // bucket.localhost:port (the gateway's "rgw dns name" is localhost; libcurl resolves
+  // *.localhost to the loopback address itself).
+  o->endpoint.replace(o->endpoint.find("127.0.0.1"), 9, "localhost");
+  o->virtual_hosted = true;
+  zarr::s3_store s(*o);
+  zarr_test::check_store_contract(s, false);
+}
+
+BOOST_AUTO_TEST_CASE(lists_2500_keys_across_pages_of_1000) {
+  const auto o = zarr_test::fresh_bucket("many");
+  if (!o) return;
+  zarr::s3_store s(*o);
+  std::vector<std::string> expected;
+  for (int i = 0; i < 2500; ++i) expected.push_back("k/" + std::to_string(i));
+  const std::vector<std::byte> one{std::byte{1}};
+  std::vector<std::thread> writers;
+  for (std::size_t t = 0; t < 8; ++t)
+    writers.emplace_back([&, t] {
+      for (std::size_t i = t; i < expected.size(); i += 8) s.set(expected[i], one);
+    });
+  for (auto& w : writers) w.join();
+  s.set("other", one);
+  std::sort(expected.begin(), expected.end());
+  s.reset_requests();
+  BOOST_TEST(s.list("k/") == expected, boost::test_tools::per_element());
+  BOOST_TEST(s.requests().get == 3u);  // three pages
+  auto names = s.list_dir("k/");
+  BOOST_TEST(names.size() == 2500u);
+  BOOST_TEST(names.front() == "0");
+  BOOST_TEST(s.list_dir("") == (std::vector<std::string>{"k", "other"}), boost::test_tools::per_element());
+  BOOST_TEST(s.list("").size() == 2501u);
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_bucket_is_an_error_naming_it_never_absent) {
+  auto o = zarr_test::fresh_bucket();
+  if (!o) return;
+  o->bucket = "zarr-test-no-such-bucket";
+  zarr::s3_store s(*o);
+  ZARR_CHECK_ERROR(s.get("zarr.json"), zarr::errc::not_found, "s3 bucket \"zarr-test-no-such-bucket\", key \"zarr.json\": expected success, got HTTP 404 NoSuchBucket");
+  ZARR_CHECK_ERROR(s.get("zarr.json", zarr::byte_range{0, 4}), zarr::errc::not_found, "NoSuchBucket");
+  ZARR_CHECK_ERROR(s.set("a/zarr.json", std::vector<std::byte>(3)), zarr::errc::not_found, "zarr-test-no-such-bucket");
+  ZARR_CHECK_ERROR(s.list(""), zarr::errc::not_found, "s3 bucket \"zarr-test-no-such-bucket\"");
+  ZARR_CHECK_ERROR(zarr::array::open(std::make_shared<zarr::s3_store>(*o), ""), zarr::errc::not_found, "NoSuchBucket");
+  BOOST_TEST(s.requests().retries == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(wrong_credentials_give_an_error_naming_the_bucket_without_retries) {
+  auto o = zarr_test::fresh_bucket();
+  if (!o) return;
+  zarr::s3_store good(*o);
+  good.set("zarr.json", std::vector<std::byte>(3));
+  o->secret_access_key = "not-the-secret-0123456789";
+  zarr::s3_store s(*o);
+  const auto check = [&](const zarr::error& e) {
+    const std::string what = e.what();
+    BOOST_TEST_MESSAGE(what);
+    return e.code() == zarr::errc::io && what.find("s3 bucket \"" + o->bucket + "\"") != std::string::npos &&
+           what.find("HTTP 403") != std::string::npos && what.find(o->secret_access_key) == std::string::npos &&
+           what.find(o->access_key_id) == std::string::npos;
+  };
+  BOOST_CHECK_EXCEPTION(static_cast<void>(s.get("zarr.json")), zarr::error, check);
+  BOOST_CHECK_EXCEPTION(s.set("x", std::vector<std::byte>(3)), zarr::error, check);
+  BOOST_CHECK_EXCEPTION(static_cast<void>(s.size("zarr.json")), zarr::error, check);
+  BOOST_CHECK_EXCEPTION(static_cast<void>(s.list("")), zarr::error, check);
+  const auto n = s.requests();
+  BOOST_TEST(n.retries == 0u);
+  BOOST_TEST(n.get + n.head + n.put == 4u);  // one request each, no retry storm
+}
+
+BOOST_AUTO_TEST_CASE(a_server_that_never_answers_gives_an_error_within_the_time_limit) {
+  auto o = zarr_test::fresh_bucket();
+  if (!o) return;
+  // A port nobody listens on: every try is refused, a transient failure.
+  o->endpoint = "http://127.0.0.1:9";
+  o->retry.time_limit = std::chrono::milliseconds(800);
+  o->retry.max_attempts = 1000;
+  o->retry.first_delay = std::chrono::milliseconds(20);
+  zarr::s3_store s(*o);
+  const auto start = std::chrono::steady_clock::now();
+  ZARR_CHECK_ERROR(s.get("zarr.json"), zarr::errc::io, "gave up after");
+  const auto spent = std::chrono::steady_clock::now() - start;
+  BOOST_TEST(spent < std::chrono::milliseconds(1500));
+  BOOST_TEST(s.requests().retries >= 2u);  // it did try again
+
+  o->retry.max_attempts = 3;
+  o->retry.time_limit = std::chrono::milliseconds(60000);
+  zarr::s3_store few(*o);
+  ZARR_CHECK_ERROR(few.get("zarr.json"), zarr::errc::io, "gave up after 3 tries");
+  BOOST_TEST(few.requests().get == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(rejects_bad_options) {
+  zarr::s3_options o;
+  o.endpoint = "http://127.0.0.1:9";
+  o.bucket = "Bad_Bucket";
+  ZARR_CHECK_ERROR(zarr::s3_store(o), zarr::errc::invalid_argument, "s3 bucket \"Bad_Bucket\": expected 3 to 63");
+  o.bucket = "fine";
+  o.endpoint = "ftp://host";
+  ZARR_CHECK_ERROR(zarr::s3_store(o), zarr::errc::invalid_argument, "expected a URL starting with http://");
+  o.endpoint = "http://host/path";
+  ZARR_CHECK_ERROR(zarr::s3_store(o), zarr::errc::invalid_argument, "without a path");
+  o.endpoint = "http://host";
+  o.prefix = "a/../b";
+  ZARR_CHECK_ERROR(zarr::s3_store(o), zarr::errc::invalid_key, "'..'");
+}
+
+// Reading one inner chunk of a sharded array: the shard's index, then that inner chunk,
+// two ranged GETs of one version; a whole shard: one GET.
+BOOST_AUTO_TEST_CASE(an_inner_chunk_of_a_shard_costs_two_gets) {
+  const auto o = zarr_test::fresh_bucket("sharded");
+  if (!o) return;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  auto a = zarr::array_builder({64, 64}, zarr::data_type::uint16)
+               .shards({32, 32}, {8, 8})
+               .codecs({zarr::codecs::zstd{.level = 1}})
+               .create(s, "a");
+  const auto values = iota_values(64 * 64);
+  a.write<std::uint16_t>(zarr::region::all(a.shape()), values);
+  const auto b = zarr::array::open(s, "a");
+
+  s->reset_requests();
+  const auto inner = b.read<std::uint16_t>({{40, 8}, {48, 16}});
+  BOOST_TEST(inner[0] == values[40 * 64 + 8]);
+  BOOST_TEST(inner[63] == values[47 * 64 + 15]);
+  auto n = s->requests();
+  BOOST_TEST(n.get == 2u);
+  BOOST_TEST(n.head == 0u);
+
+  s->reset_requests();
+  const auto shard = b.read<std::uint16_t>({{32, 0}, {64, 32}});
+  BOOST_TEST(shard[0] == values[32 * 64]);
+  n = s->requests();
+  BOOST_TEST(n.get >= 1u);
+  BOOST_TEST(n.get <= 2u);
+  BOOST_TEST(n.head == 0u);
+}
+
+// The array core's property test (random arrays, chunkings, codec chains, regions against a
+// plain model: ../array/model.hpp) on S3, each array below its own prefix of one bucket.
+BOOST_AUTO_TEST_CASE(random_region_reads_and_writes_match_a_plain_model) {
+  const auto o = zarr_test::fresh_bucket();
+  if (!o) return;
+  const int cases = zarr_test::random_regions_match_a_plain_model(
+      [&](int trial) -> std::shared_ptr<zarr::store> {
+        auto t = *o;
+        t.prefix = "trial" + std::to_string(trial);
+        return std::make_shared<zarr::s3_store>(t);
+      },
+      16);
+  BOOST_TEST(cases == 160);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
