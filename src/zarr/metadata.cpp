@@ -524,6 +524,9 @@ std::string serialize_metadata(const json::object& document,
       if (text.find_first_of(".e") == std::string::npos) text += ".0";
       return text;
     }
+    // A number beyond the range of a double (an attribute 1e400) was read as an infinity: a
+    // JSON number that reads back as the same infinity keeps the text valid JSON.
+    if (const auto* d = v.if_double(); d && std::isinf(*d)) return std::string(*d < 0 ? "-1e999" : "1e999");
     return json::serialize(v);
   };
   const auto write = [&](auto&& self, const json::value& v, int depth) -> void {
