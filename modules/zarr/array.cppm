@@ -21,6 +21,7 @@ export import zarr.dtype;
 export import zarr.element;
 export import zarr.error;
 export import zarr.metadata;
+export import zarr.metadata.v2;
 export import zarr.nd;
 export import zarr.store;
 
@@ -45,12 +46,14 @@ struct write_options {
 class array {
  public:
   // Writes the metadata of a new array at `path` ("" is the root, "a/b" a nested node),
-  // creating missing parent groups. Everything is validated (the codec chain is resolved,
+  // creating missing parent groups (of the array's zarr_format: a Zarr v2 array gets a
+  // `.zarray`, its parents `.zgroup`s). Everything is validated (the codec chain is resolved,
   // fill values checked) before anything is written. Throws already_exists when a node is
   // there, unless `overwrite`.
   static array create(std::shared_ptr<store> s, std::string_view path, const array_metadata& metadata,
                                     bool overwrite = false);
-  // Opens the array at `path`: reads and validates zarr.json and resolves the codec chain.
+  // Opens the array at `path`: reads and validates its zarr.json (else its Zarr v2 `.zarray`
+  // and `.zattrs`) and resolves the codec chain.
   [[nodiscard]] static array open(std::shared_ptr<store> s, std::string_view path);
 
   [[nodiscard]] const array_metadata& metadata() const noexcept { return meta_; }
@@ -108,7 +111,8 @@ class array {
 
   // The store key of a chunk ("a/b/c/0/1").
   [[nodiscard]] std::string chunk_key(std::span<const std::uint64_t> chunk_index) const;
-  // A whole chunk, decoded (fill value when absent).
+  // A whole chunk, decoded (fill value when absent; an error when there is none, a Zarr v2
+  // `"fill_value": null`).
   [[nodiscard]] bytes read_chunk(std::span<const std::uint64_t> chunk_index) const;
   // The index of the chunk that a store key names; nothing for any other key.
   [[nodiscard]] std::optional<std::vector<std::uint64_t>> chunk_index_of(std::string_view key) const;
@@ -138,6 +142,8 @@ class array {
   // A caller's view for region r: its shape, element size and no element sharing bytes.
   void check_view(const region& r, const const_array_view& v, std::string_view what) const;
   void write_metadata() const;
+  // Throws not_found when the array has no fill value (for a missing chunk, which has no value).
+  void check_fill_value() const;
   // Decodes a stored chunk into `out` (a whole chunk); errors name the array and the key.
   void decode_chunk(const std::string& key, std::span<const std::byte> stored, std::span<std::byte> out) const;
   void store_chunk(const std::string& key, std::span<const std::byte> chunk, const write_options& options) const;
@@ -150,9 +156,10 @@ class array {
 
 class group {
  public:
-  // Writes a group's zarr.json at `path`, creating missing parent groups.
-  static group create(std::shared_ptr<store> s, std::string_view path,
-                                    const boost::json::object& attributes = {}, bool overwrite = false);
+  // Writes a group's zarr.json (zarr_format 2: `.zgroup`, and `.zattrs` when there are
+  // attributes) at `path`, creating missing parent groups of the same format.
+  static group create(std::shared_ptr<store> s, std::string_view path, const boost::json::object& attributes = {},
+                      bool overwrite = false, int zarr_format = 3);
   [[nodiscard]] static group open(std::shared_ptr<store> s, std::string_view path);
 
   [[nodiscard]] const group_metadata& metadata() const noexcept { return meta_; }
@@ -168,9 +175,32 @@ class group {
   group_metadata meta_;
 };
 
-// The metadata of whatever node is at `path`; not_found when there is none.
+// The metadata of whatever node is at `path`: its zarr.json, else its Zarr v2 `.zarray` or
+// `.zgroup` with `.zattrs`; not_found when there is none.
 [[nodiscard]] node_metadata read_node_metadata(const store& s, std::string_view path);
 // The store key prefix of a node: "" for the root, "a/b/" for "a/b".
 [[nodiscard]] std::string node_prefix(std::string_view path);
 
+// Consolidated metadata: the documents of every node below a group in one key, so that a
+// hierarchy opens with one read (Zarr v2: zarr-python's `.zmetadata`; Zarr v3: the
+// `consolidated_metadata` member of the group's zarr.json, {"kind": "inline",
+// "must_understand": false, "metadata": {"a": {...}, "a/b": {...}}}, as zarr-python 3 writes it).
+// Writes it for the group at `path`, in the group's format. Later metadata writes through this
+// library (create, set_attributes, resize) remove it from every group above the node they
+// change, so that it is never stale: consolidate again afterwards. Returns the number of nodes
+// below the group that it holds.
+std::size_t consolidate_metadata(const std::shared_ptr<store>& s, std::string_view path = "");
+// A store that answers every metadata document below the group at `path` (zarr.json, .zarray,
+// .zgroup, .zattrs, and listing the nodes) from the group's consolidated metadata, read here
+// with one get (two for Zarr v2: zarr.json, then .zmetadata); chunks come from `s`. Writes go
+// to `s` and update what it answers. not_found when the group has none.
+[[nodiscard]] std::shared_ptr<store> open_consolidated(std::shared_ptr<store> s, std::string_view path = "");
+
+}  // namespace zarr
+
+namespace zarr {
+// Removes the consolidated metadata of every group above the node at `path`, and a Zarr v2
+// `.zmetadata` of the node itself (src/zarr/array/consolidated.cpp; called for every
+// metadata write).
+void drop_consolidated_metadata(store& s, std::string_view path);
 }  // namespace zarr

@@ -125,6 +125,32 @@ class array_to_bytes_codec : public codec {
 // What a bytes -> bytes decoder may produce when nobody says less: 4 GiB.
 inline constexpr std::uint64_t default_decode_limit = std::uint64_t{1} << 32;
 
+// The output loop of a streaming decoder that cannot know its output size in advance: a buffer
+// that starts at a guess from `input_size` and doubles, so that it grows with the output
+// actually produced and never past `limit` + 1 bytes. step(room) decodes into `room` (never
+// empty) and returns the bytes it wrote and whether the stream ended; it throws for corrupt
+// input (including a stream cut short). Output beyond `limit` throws bomb() (a zarr::error).
+template <class Step, class Bomb>
+[[nodiscard]] bytes decode_growing(std::size_t input_size, std::uint64_t limit, Step&& step, Bomb&& bomb) {
+  const std::uint64_t cap = limit == ~std::uint64_t{0} ? limit : limit + 1;
+  bytes out;
+  std::size_t used = 0;
+  for (;;) {
+    if (used == out.size()) {
+      if (out.size() > limit) throw bomb();
+      const std::uint64_t guess = 4 * static_cast<std::uint64_t>(input_size) + 4096;
+      const std::uint64_t want = out.empty() ? guess : 2 * static_cast<std::uint64_t>(out.size());
+      out.resize(static_cast<std::size_t>(want < cap ? want : cap));
+    }
+    const auto [written, ended] = step(std::span<std::byte>(out).subspan(used));
+    used += written;
+    if (ended) break;
+  }
+  if (used > limit) throw bomb();
+  out.resize(used);
+  return out;
+}
+
 class bytes_to_bytes_codec : public codec {
  public:
   [[nodiscard]] virtual bytes encode(std::span<const std::byte> in) const = 0;

@@ -9,6 +9,8 @@ module;
 #include <cstring>
 #include <span>
 #include <limits>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <boost/json/value.hpp>
 export module zarr.dtype;
@@ -207,5 +209,19 @@ struct scalar {
 
 // The canonical JSON form: the plain name.
 [[nodiscard]] boost::json::value to_json(data_type t);
+
+// A NumPy type string of Zarr v2 (Zarr storage specification version 2, "Data type encoding"):
+// the type and its byte order, '<' little, '>' big, '|' not relevant (one byte).
+struct numpy_dtype {
+  data_type type = data_type::bool_;
+  char byte_order = '|';
+};
+// Parses "<i4", ">f8", "|u1", "|b1", "<c16" (byte order, kind, size), or a plain NumPy name
+// ("float32", "uint8", "bool"; native order); nothing for any other text (or a type this library
+// lacks: strings, dates, structured types).
+[[nodiscard]] std::optional<numpy_dtype> parse_numpy_dtype(std::string_view text) noexcept;
+// The type string of `t` in `byte_order` ('|' for one-byte types whatever is asked);
+// nothing for a type NumPy does not have (int4, bfloat16, the small floats).
+[[nodiscard]] std::optional<std::string> numpy_dtype_string(data_type t, char byte_order);
 
 }  // namespace zarr

@@ -32,13 +32,25 @@ struct chunk_key_encoding {
   [[nodiscard]] static chunk_key_encoding parse(const boost::json::value& json, std::string_view where = "chunk_key_encoding");
 };
 
+// What a Zarr v2 `.zarray` (Zarr storage specification version 2, "Metadata") holds beyond
+// the fields both versions share.
+struct v2_array_fields {
+  char order = 'C';               // 'C' or 'F': the layout of elements within a chunk
+  char byte_order = '<';          // the dtype's: '<', '>' or '|' (one-byte types)
+  boost::json::value filters;     // null or an array of numcodecs configurations {"id": ...}
+  boost::json::value compressor;  // null or one numcodecs configuration
+};
+
 struct array_metadata {
+  int zarr_format = 3;                     // 2: a `.zarray` (with `.zattrs`), 3: a zarr.json
   std::vector<std::uint64_t> shape;
   data_type type = data_type::float64;
   std::vector<std::uint64_t> chunk_shape;  // the regular chunk grid
   chunk_key_encoding key_encoding;
   scalar fill_value;
-  boost::json::value codecs;               // as given; resolved by zarr::codec_chain
+  bool no_fill_value = false;              // Zarr v2 `"fill_value": null`: a missing chunk has no value
+  boost::json::value codecs;               // as given; resolved by zarr::codec_chain (v2: from `v2`)
+  v2_array_fields v2;                      // Zarr v2 only
   boost::json::object attributes;
   std::optional<std::vector<std::optional<std::string>>> dimension_names;
   boost::json::object extra;               // unknown members marked "must_understand": false
@@ -47,18 +59,26 @@ struct array_metadata {
   // `source` is the document's text, when there is one: fill values are then rounded from
   // their exact decimal text (docs/decisions.md 1).
   [[nodiscard]] static array_metadata parse(const boost::json::value& json, std::string_view source = {});
+  // Parses the text of a Zarr v2 `.zarray` with the node's attributes (its `.zattrs`). Errors
+  // name the file and the field (".zarray: dtype: expected ..."). `codecs` stays null:
+  // zarr::v2_codecs (zarr.metadata.v2) gives the chain that `order`, filters and compressor make.
+  [[nodiscard]] static array_metadata parse_v2(std::string_view zarray_text, boost::json::object attributes = {});
   [[nodiscard]] boost::json::object to_json() const;
-  // The document's text, with the fill value in its shortest exact form.
+  // The document's text, with the fill value in its shortest exact form: the zarr.json, or
+  // for zarr_format 2 the `.zarray` (attributes go to `.zattrs`).
   [[nodiscard]] std::string to_text() const;
   // Chunks along each dimension: ceil(shape / chunk_shape).
   [[nodiscard]] std::vector<std::uint64_t> grid_shape() const;
 };
 
 struct group_metadata {
+  int zarr_format = 3;        // 2: a `.zgroup` (attributes in `.zattrs`), 3: a zarr.json
   boost::json::object attributes;
   boost::json::object extra;  // consolidated_metadata and members marked "must_understand": false
 
   [[nodiscard]] static group_metadata parse(const boost::json::value& json);
+  // A Zarr v2 `.zgroup` ({"zarr_format": 2}, nothing else) with the node's `.zattrs`.
+  [[nodiscard]] static group_metadata parse_v2(std::string_view zgroup_text, boost::json::object attributes = {});
   [[nodiscard]] boost::json::object to_json() const;
   [[nodiscard]] std::string to_text() const;
 };
@@ -79,6 +99,12 @@ using node_metadata = std::variant<array_metadata, group_metadata>;
 [[nodiscard]] std::string serialize_metadata(
     const boost::json::object& document,
     std::span<const std::pair<std::string_view, std::string>> raw_members = {});
+
+// The file names of a node's documents in each version.
+inline constexpr std::string_view zarr_json_key = "zarr.json", zarray_key = ".zarray", zgroup_key = ".zgroup",
+                                  zattrs_key = ".zattrs";
+// Parses a `.zattrs` document (a JSON object); errors name ".zattrs".
+[[nodiscard]] boost::json::object parse_zattrs(std::string_view text);
 
 // Checks a node name (Zarr v3 core spec "Node names"): non-empty, no "/", not only periods, no
 // leading "__", not "zarr.json".

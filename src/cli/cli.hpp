@@ -128,6 +128,7 @@ int run_info(std::span<const std::string_view> args);
 int run_tree(std::span<const std::string_view> args);
 int run_convert(std::span<const std::string_view> args);
 int run_verify(std::span<const std::string_view> args);
+int run_consolidate(std::span<const std::string_view> args);
 int run_demo(std::span<const std::string_view> args);
 
 // The help text of a command ("" for the overview); nullopt for an unknown command.

@@ -117,6 +117,52 @@ std::string coordinates(std::span<const std::uint64_t> start, std::span<const st
   return s + "]";
 }
 
+// A Zarr v2 array's metadata as Zarr v3 (docs/decisions.md 29): the codec chain it reads
+// with, `_ARRAY_DIMENSIONS` as dimension_names, the default chunk key encoding, a fill value
+// (zero when it had none). Returns what was mapped, one line each.
+std::vector<std::string> v2_to_v3(zarr::array_metadata& meta, const zarr::array& src) {
+  std::vector<std::string> mapped;
+  const auto& v2 = meta.v2;
+  if (v2.order == 'F' && meta.shape.size() > 1) mapped.push_back("order \"F\" -> transpose " +
+                                                                  json::serialize(src.codecs().array_to_array().front()->to_json().at("configuration").at("order")));
+  // The chain holds, in order, [transpose,] the filters and the compressor with `bytes` among
+  // them (unless packbits makes the bytes): pair them up.
+  const auto chain = src.codecs().to_json().as_array();
+  std::size_t next = v2.order == 'F' && meta.shape.size() > 1 ? 1 : 0;
+  const auto pair_up = [&](const json::value& config, const std::string& what) {
+    if (next < chain.size() && chain[next].at("name") == "bytes") ++next;
+    mapped.push_back(what + " \"" + std::string(config.at("id").as_string()) + "\" -> " +
+                     std::string(chain.at(next++).at("name").as_string()));
+  };
+  if (const auto* filters = v2.filters.if_array())
+    for (std::size_t i = 0; i < filters->size(); ++i) pair_up((*filters)[i], "filters[" + std::to_string(i) + "]");
+  if (v2.compressor.is_object()) pair_up(v2.compressor, "compressor");
+  mapped.push_back("dtype \"" + *zarr::numpy_dtype_string(meta.type, v2.byte_order) + "\" -> " + std::string(zarr::name(meta.type)) +
+                   (zarr::info(meta.type).size > 1 ? std::string(", bytes ") + (v2.byte_order == '>' ? "big" : "little") + "-endian"
+                                                   : std::string()));
+  meta.codecs = src.codecs().to_json();
+  if (meta.no_fill_value) {
+    mapped.push_back("fill_value null -> " + zarr::fill_value_to_json_text(meta.fill_value) + " (Zarr v3 needs one)");
+    meta.no_fill_value = false;
+  }
+  if (const auto* names = meta.attributes.if_contains("_ARRAY_DIMENSIONS"); names && names->is_array() &&
+      names->as_array().size() == meta.shape.size() &&
+      std::all_of(names->as_array().begin(), names->as_array().end(), [](const json::value& n) { return n.is_string(); })) {
+    std::vector<std::optional<std::string>> dims;
+    for (const auto& n : names->as_array()) dims.emplace_back(std::string(n.as_string()));
+    mapped.push_back("attributes._ARRAY_DIMENSIONS -> dimension_names " + json::serialize(*names));
+    meta.dimension_names = std::move(dims);
+    meta.attributes.erase("_ARRAY_DIMENSIONS");
+  }
+  mapped.push_back("dimension_separator \"" + std::string(1, meta.key_encoding.separator) +
+                   "\" keys -> chunk_key_encoding default (\"c/...\")");
+  meta.key_encoding = {};
+  meta.zarr_format = 3;
+  meta.v2 = {};
+  meta.source.clear();
+  return mapped;
+}
+
 std::string value_text(data_type type, const std::byte* p) {
   zarr::scalar s{type, {}};
   std::memcpy(s.bits.data(), p, static_cast<std::size_t>(zarr::info(type).size));
@@ -126,7 +172,8 @@ std::string value_text(data_type type, const std::byte* p) {
 }  // namespace
 
 int run_convert(std::span<const std::string_view> argv) {
-  const auto args = parse_arguments("convert", argv, {{"--codecs", "--chunks", "--data-type"}, {"--overwrite"}, 2, 2});
+  const auto args =
+      parse_arguments("convert", argv, {{"--codecs", "--chunks", "--data-type", "--format"}, {"--overwrite"}, 2, 2});
   const auto src_at = parse_location(args.positionals[0]);
   const auto dst_at = parse_location(args.positionals[1]);
   current_target() = src_at.display() + " -> " + dst_at.display();
@@ -134,6 +181,12 @@ int run_convert(std::span<const std::string_view> argv) {
 
   auto meta = src.metadata();
   const auto from = src.type();
+  const auto format = args.get("--format").value_or("3");
+  if (format != "2" && format != "3") throw usage_error("--format " + format + ": expected 2 or 3");
+  std::vector<std::string> mapped;
+  if (format == "2" && meta.zarr_format == 3)
+    throw zarr::error(zarr::errc::unsupported, "--format 2: writing a Zarr v3 array as v2 is not supported yet (only v2 to v2)");
+  if (format == "3" && meta.zarr_format == 2) mapped = v2_to_v3(meta, src);
   if (const auto name = args.get("--data-type")) {
     data_type to{};
     try {
@@ -167,7 +220,7 @@ int run_convert(std::span<const std::string_view> argv) {
     if (!codecs.is_array())
       throw zarr::error(zarr::errc::invalid_metadata, "codecs file \"" + *file + "\": expected a JSON array of codecs");
     meta.codecs = std::move(codecs);
-  } else {
+  } else if (meta.zarr_format == 3) {
     // A legacy numcodecs.fixedscaleoffset (read only) becomes [scale_offset, cast_value]
     // (docs/decisions.md 18); the other codecs stay.
     boost::json::array codecs;
@@ -190,7 +243,7 @@ int run_convert(std::span<const std::string_view> argv) {
     meta.codecs = std::move(codecs);
   }
   // Validate the new array completely before creating anything.
-  const zarr::codec_chain check(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value});
+  if (meta.zarr_format == 3) static_cast<void>(zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value}));
   if (!src_at.remote() && !dst_at.remote() && std::filesystem::exists(dst_at.root) && std::filesystem::exists(src_at.root) &&
       std::filesystem::equivalent(src_at.root, dst_at.root) && src_at.node == dst_at.node)
     throw usage_error("zarr3 convert: SRC and DST are the same node");
@@ -254,11 +307,13 @@ int run_convert(std::span<const std::string_view> argv) {
   } catch (...) {
     // Leave no half-converted array behind: its chunks and its zarr.json go.
     for (const auto& key : stored_chunk_keys(dst)) dst.storage().erase(key);
-    dst.storage().erase(zarr::node_prefix(dst_at.node) + "zarr.json");
+    for (const auto document : {zarr::zarr_json_key, zarr::zarray_key, zarr::zattrs_key})
+      dst.storage().erase(zarr::node_prefix(dst_at.node) + std::string(document));
     throw;
   }
   std::cout << "converted " << src_at.display() << " (" << zarr::name(from) << ") to " << dst_at.display() << " ("
             << zarr::name(meta.type) << ")\n";
+  for (const auto& line : mapped) std::cout << "mapped " << line << "\n";
   if (migrated)
     std::cout << "migrated numcodecs.fixedscaleoffset to scale_offset + cast_value; largest change of a value: "
               << largest_change << "\n";

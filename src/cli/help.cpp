@@ -13,9 +13,10 @@ std::optional<std::string> help_text(std::string_view command) {
            "  read PATH [--format json|raw|npy] [--region R] [--output FILE]  print or save values\n"
            "  info PATH [--json]            metadata, codec chain, chunks, stored bytes, compression\n"
            "  tree PATH                     the hierarchy under a node\n"
-           "  convert SRC DST [--codecs FILE] [--chunks a,b,c] [--data-type T] [--overwrite]\n"
+           "  convert SRC DST [--codecs FILE] [--chunks a,b,c] [--data-type T] [--format 2|3] [--overwrite]\n"
            "                                copy an array, re-encoding it\n"
            "  verify PATH                   decode every stored chunk under a node\n"
+           "  consolidate PATH              every node's metadata below a group in one key\n"
            "  demo [DIR]                    write an array and read it back\n"
            "  help [COMMAND]                this text, or a command's\n"
            "  --version                     the version\n\n"
@@ -64,13 +65,22 @@ std::optional<std::string> help_text(std::string_view command) {
            "  The hierarchy under the node, with shapes and data types. Exit 1 if a node's\n"
            "  metadata is invalid (marked in the listing).\n";
   if (command == "convert")
-    return "zarr3 convert SRC DST [--codecs FILE] [--chunks a,b,c] [--data-type T] [--overwrite]\n"
+    return "zarr3 convert SRC DST [--codecs FILE] [--chunks a,b,c] [--data-type T] [--format 2|3] [--overwrite]\n"
            "  Copies the array SRC to a new array DST (another PATH, possibly another store) with\n"
            "  the same shape, data type, fill value and attributes unless overridden: --codecs FILE\n"
            "  (a JSON array of codecs), --chunks (the chunk shape), --data-type T (values are\n"
            "  converted: identical types, integer to integer, integer or float to float64,\n"
            "  complex64 to complex128; a value with no exact equivalent is an error and DST is\n"
-           "  removed). Works block by block, in bounded memory.\n";
+           "  removed). Works block by block, in bounded memory. A Zarr v2 SRC becomes Zarr v3\n"
+           "  (--format 3, the default): its filters and compressor as the codecs that read the\n"
+           "  same bytes, order F as transpose, _ARRAY_DIMENSIONS as dimension_names, the default\n"
+           "  chunk keys; each mapping is printed. --format 2 copies a v2 array as v2.\n";
+  if (command == "consolidate")
+    return "zarr3 consolidate PATH\n"
+           "  Writes the consolidated metadata of the group PATH: the documents of every node below\n"
+           "  it in one key (Zarr v2: .zmetadata; Zarr v3: consolidated_metadata in its zarr.json),\n"
+           "  so that readers open the hierarchy with one read. Later metadata writes through this\n"
+           "  library remove it; run it again after them.\n";
   if (command == "verify")
     return "zarr3 verify PATH\n"
            "  Decodes every stored chunk of every array under the node (through groups), lists\n"

@@ -58,6 +58,11 @@ std::string key_encoding_text(const zarr::chunk_key_encoding& k) {
          std::string(1, k.separator) + "\"";
 }
 
+// The fill value's exact JSON text; null for a Zarr v2 array without one.
+std::string fill_value_text(const zarr::array_metadata& m) {
+  return m.no_fill_value ? std::string("null") : zarr::fill_value_to_json_text(m.fill_value);
+}
+
 void print_array_info(const location& where, const zarr::array& a, bool as_json) {
   const auto& m = a.metadata();
   const auto s = summarize(a);
@@ -65,6 +70,7 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
   if (as_json) {
     json::object o;
     o["path"] = "/" + where.node;
+    o["zarr_format"] = m.zarr_format;
     o["node_type"] = "array";
     o["data_type"] = zarr::name(a.type());
     o["shape"] = json::value_from(m.shape);
@@ -86,17 +92,22 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
     o["decoded_bytes"] = known(s.decoded_bytes);
     o["compression_ratio"] = s.stored_bytes == 0 ? json::value(nullptr)
                                                  : json::value(static_cast<double>(s.decoded_bytes) / static_cast<double>(s.stored_bytes));
-    const std::pair<std::string_view, std::string> raw[] = {{"fill_value", zarr::fill_value_to_json_text(m.fill_value)}};
+    const std::pair<std::string_view, std::string> raw[] = {{"fill_value", fill_value_text(m)}};
     std::cout << zarr::serialize_metadata(o, raw) << "\n";
     return;
   }
   std::cout << "array " << where.display() << "\n"
+            << "  format           Zarr v" << m.zarr_format
+            << (m.zarr_format == 2 ? std::string(" (.zarray: dtype \"") + *zarr::numpy_dtype_string(m.type, m.v2.byte_order) +
+                                         "\", order \"" + m.v2.order + "\")"
+                                   : std::string())
+            << "\n"
             << "  data type        " << zarr::name(a.type()) << "\n"
             << "  shape            " << shape_text(m.shape) << "\n"
             << "  chunk shape      " << shape_text(m.chunk_shape) << " (grid " << shape_text(m.grid_shape()) << ", "
             << s.chunks_total << " chunks)\n"
             << "  chunk keys       " << key_encoding_text(m.key_encoding) << "\n"
-            << "  fill value       " << zarr::fill_value_to_json_text(m.fill_value) << "\n";
+            << "  fill value       " << fill_value_text(m) << "\n";
   bool first = true;
   for (const auto& c : codecs.as_array()) {
     const auto* config = c.as_object().if_contains("configuration");
@@ -199,6 +210,21 @@ int run_tree(std::span<const std::string_view> argv) {
   std::cout << where.display() << "  " << node_line(*store, where.node, bad) << "\n";
   print_children(store, where.node, "", bad);
   if (bad) throw zarr::error(zarr::errc::invalid_metadata, "some nodes have invalid metadata (marked above)");
+  return exit_ok;
+}
+
+// ------------------------------------------------------------------------- consolidate
+
+int run_consolidate(std::span<const std::string_view> argv) {
+  const auto args = parse_arguments("consolidate", argv, {{}, {}, 1, 1});
+  const auto where = parse_location(args.positionals[0]);
+  current_target() = where.display();
+  const auto store = open_store(where, false);
+  const auto nodes = zarr::consolidate_metadata(store, where.node);
+  const auto g = zarr::group::open(store, where.node);
+  std::cout << "consolidated the metadata of " << nodes << " nodes below " << where.display() << " into "
+            << zarr::node_prefix(where.node) << (g.metadata().zarr_format == 2 ? ".zmetadata" : "zarr.json (consolidated_metadata)")
+            << "\n";
   return exit_ok;
 }
 

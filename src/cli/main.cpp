@@ -24,6 +24,7 @@ struct command_entry {
 constexpr command_entry commands[] = {
     {"create", run_create}, {"write", run_write},   {"read", run_read},     {"info", run_info},
     {"tree", run_tree},     {"convert", run_convert}, {"verify", run_verify}, {"demo", run_demo},
+    {"consolidate", run_consolidate},
 };
 
 // Takes every global option `name` ("--threads N" or "--threads=N", anywhere before a "--")

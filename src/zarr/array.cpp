@@ -13,6 +13,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 #include <boost/json.hpp>
@@ -27,21 +28,64 @@ namespace {
 
 std::string text_of(const bytes& b) { return std::string(reinterpret_cast<const char*>(b.data()), b.size()); }
 
-void write_document(store& s, std::string_view path, const std::string& text) {
-  s.set(node_prefix(path) + "zarr.json", std::as_bytes(std::span(text)));
+// The node's documents: zarr.json, or for Zarr v2 the `.zarray`/`.zgroup` and `.zattrs` (written
+// when there are attributes, erased when there are none).
+template <class Metadata>
+void write_documents(store& s, std::string_view path, const Metadata& m) {
+  const auto prefix = node_prefix(path);
+  // A group's own consolidated metadata goes too: it was read before this write.
+  std::string text;
+  if constexpr (std::is_same_v<Metadata, group_metadata>) {
+    auto without = m;
+    without.extra.erase("consolidated_metadata");
+    text = without.to_text();
+  } else {
+    text = m.to_text();
+  }
+  drop_consolidated_metadata(s, path);
+  if (m.zarr_format == 3) {
+    s.set(prefix + std::string(zarr_json_key), std::as_bytes(std::span(text)));
+    return;
+  }
+  constexpr bool is_array = std::is_same_v<Metadata, array_metadata>;
+  s.set(prefix + std::string(is_array ? zarray_key : zgroup_key), std::as_bytes(std::span(text)));
+  if (m.attributes.empty()) {
+    s.erase(prefix + std::string(zattrs_key));
+  } else {
+    const auto attributes = serialize_metadata(m.attributes);
+    s.set(prefix + std::string(zattrs_key), std::as_bytes(std::span(attributes)));
+  }
 }
 
-// Creates the groups above `path` that do not exist yet (the root included).
-void create_parents(store& s, std::string_view path) {
+// True when a node of either version has the key prefix `prefix` ("a/b/").
+bool node_at(const store& s, const std::string& prefix) {
+  for (const auto key : {zarr_json_key, zarray_key, zgroup_key})
+    if (s.size(prefix + std::string(key))) return true;
+  return false;
+}
+bool node_exists(const store& s, std::string_view path) { return node_at(s, node_prefix(path)); }
+
+// Creates the groups above `path` that do not exist yet (the root included), in `zarr_format`.
+void create_parents(store& s, std::string_view path, int zarr_format) {
   std::string parent;
   std::size_t pos = 0;
+  group_metadata g;
+  g.zarr_format = zarr_format;
   for (;;) {
-    if (!s.get(node_prefix(parent) + "zarr.json")) write_document(s, parent, group_metadata{}.to_text());
+    if (!node_exists(s, parent)) write_documents(s, parent, g);
     const auto slash = path.find('/', pos);
     if (slash == std::string_view::npos) return;
     parent = std::string(path.substr(0, slash));
     pos = slash + 1;
   }
+}
+
+// What opening `m`'s document would give (validated through its text).
+array_metadata reparse(const array_metadata& m) {
+  const auto text = m.to_text();
+  if (m.zarr_format == 2) return array_metadata::parse_v2(text, m.attributes);
+  auto out = array_metadata::parse(parse_json(text), text);
+  return out;
 }
 
 std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
@@ -88,10 +132,19 @@ std::string node_prefix(std::string_view path) {
 }
 
 node_metadata read_node_metadata(const store& s, std::string_view path) {
-  const auto doc = s.get(node_prefix(path) + "zarr.json");
-  if (!doc) throw error(errc::not_found, "node " + node_name_for_errors(path) + ": expected a zarr.json, got none");
+  const auto prefix = node_prefix(path);
   try {
-    return parse_node_metadata(text_of(*doc));
+    if (const auto doc = s.get(prefix + std::string(zarr_json_key))) return parse_node_metadata(text_of(*doc));
+    // Zarr storage specification version 2, "Hierarchies": `.zarray` or `.zgroup`, and `.zattrs`.
+    const auto zarray = s.get(prefix + std::string(zarray_key));
+    std::optional<bytes> zgroup;
+    if (!zarray) zgroup = s.get(prefix + std::string(zgroup_key));
+    if (!zarray && !zgroup)
+      throw error(errc::not_found, "expected a zarr.json (or a Zarr v2 .zarray or .zgroup), got none");
+    const auto zattrs = s.get(prefix + std::string(zattrs_key));
+    auto attributes = zattrs ? parse_zattrs(text_of(*zattrs)) : json::object{};
+    if (zarray) return array_metadata::parse_v2(text_of(*zarray), std::move(attributes));
+    return group_metadata::parse_v2(text_of(*zgroup), std::move(attributes));
   } catch (const error& e) {
     throw error(e.code(), "node " + node_name_for_errors(path) + ": " + e.what());
   }
@@ -102,7 +155,9 @@ node_metadata read_node_metadata(const store& s, std::string_view path) {
 array::array(std::shared_ptr<store> s, std::string path, array_metadata meta)
     : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)) {
   try {
+    if (meta_.zarr_format == 2) meta_.codecs = v2_codecs(meta_);
     chain_ = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_), "codecs", meta_.source);
+    if (meta_.zarr_format == 2) meta_.codecs = chain_->to_json();  // canonical: numcodecs.blosc as blosc
   } catch (const error& e) {
     throw error(e.code(), "array " + node_name_for_errors(path_) + ": " + e.what());
   }
@@ -112,15 +167,13 @@ array array::create(std::shared_ptr<store> s, std::string_view path, const array
   validate_node_path(path);
   // Round-trip the metadata through its JSON form, so that what is written is exactly
   // what a later open will see, then resolve the chain: all before writing anything.
-  const auto text = metadata.to_text();
-  auto meta = array_metadata::parse(parse_json(text), text);
-  array a(std::move(s), std::string(path), std::move(meta));
+  array a(std::move(s), std::string(path), reparse(metadata));
   a.meta_.codecs = a.chain_->to_json();  // choices made by codecs are recorded
-  if (!overwrite && a.store_->get(node_prefix(path) + "zarr.json"))
+  if (!overwrite && node_exists(*a.store_, path))
     throw error(errc::already_exists, "node " + node_name_for_errors(path) + ": expected no node, got an existing one");
   if (overwrite)
     for (const auto& key : a.store_->list(node_prefix(path))) a.store_->erase(key);
-  if (!path.empty()) create_parents(*a.store_, path);
+  if (!path.empty()) create_parents(*a.store_, path, a.meta_.zarr_format);
   a.write_metadata();
   return a;
 }
@@ -132,7 +185,12 @@ array array::open(std::shared_ptr<store> s, std::string_view path) {
   return array(std::move(s), std::string(path), std::move(*meta));
 }
 
-void array::write_metadata() const { write_document(*store_, path_, meta_.to_text()); }
+void array::check_fill_value() const {
+  if (meta_.no_fill_value)
+    throw error(errc::not_found, "expected a stored chunk (the array has no fill value, \"fill_value\": null), got none");
+}
+
+void array::write_metadata() const { write_documents(*store_, path_, meta_); }
 
 std::string array::chunk_key(std::span<const std::uint64_t> chunk_index) const {
   return node_prefix(path_) + meta_.key_encoding.key(chunk_index);
@@ -182,14 +240,18 @@ void array::decode_chunk(const std::string& key, std::span<const std::byte> stor
 bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
   const auto key = chunk_key(chunk_index);
   const auto stored = store_->get(key);
-  if (!stored) return filled(chunk_spec_of(meta_).num_elements(), meta_.fill_value);
+  if (!stored) {
+    naming_the_chunk(path_, key, [&] { check_fill_value(); });
+    return filled(chunk_spec_of(meta_).num_elements(), meta_.fill_value);
+  }
   bytes chunk(static_cast<std::size_t>(chunk_spec_of(meta_).byte_size()));
   decode_chunk(key, *stored, chunk);
   return chunk;
 }
 
 void array::store_chunk(const std::string& key, std::span<const std::byte> chunk, const write_options& options) const {
-  if (!options.write_empty_chunks && all_equal(chunk, meta_.fill_value)) {
+  // Without a fill value (Zarr v2 null), every chunk written is stored.
+  if (!options.write_empty_chunks && !meta_.no_fill_value && all_equal(chunk, meta_.fill_value)) {
     store_->erase(key);
     return;
   }
@@ -277,7 +339,10 @@ void array::read(const region& r, const array_view& out, const read_options& opt
     const auto key = chunk_key(part.cell);
     const auto place = out.window(part.in_region, part.extent());
     naming_the_chunk(path_, key, [&] {
-      if (!chain_->decode_region(store_chunk_reader(*store_, key), part.in_cell, place)) fill(place, meta_.fill_value);
+      if (!chain_->decode_region(store_chunk_reader(*store_, key), part.in_cell, place)) {
+        check_fill_value();
+        fill(place, meta_.fill_value);
+      }
     });
     progress.chunk_done();
   });
@@ -350,8 +415,7 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
   auto resized = meta_;
   resized.shape.assign(new_shape.begin(), new_shape.end());
   try {
-    const auto text = resized.to_text();
-    static_cast<void>(array_metadata::parse(parse_json(text), text));
+    static_cast<void>(reparse(resized));
   } catch (const error& e) {
     throw error(errc::invalid_argument, where + ": " + e.what());
   }
@@ -396,14 +460,19 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
 group::group(std::shared_ptr<store> s, std::string path, group_metadata meta)
     : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)) {}
 
-group group::create(std::shared_ptr<store> s, std::string_view path, const json::object& attributes, bool overwrite) {
+group group::create(std::shared_ptr<store> s, std::string_view path, const json::object& attributes, bool overwrite,
+                    int zarr_format) {
   validate_node_path(path);
-  if (!overwrite && s->get(node_prefix(path) + "zarr.json"))
+  if (zarr_format != 2 && zarr_format != 3)
+    throw error(errc::invalid_argument, "group " + node_name_for_errors(path) + ": zarr_format: expected 2 or 3, got " +
+                                            std::to_string(zarr_format));
+  if (!overwrite && node_exists(*s, path))
     throw error(errc::already_exists, "node " + node_name_for_errors(path) + ": expected no node, got an existing one");
-  if (!path.empty()) create_parents(*s, path);
+  if (!path.empty()) create_parents(*s, path, zarr_format);
   group_metadata meta;
+  meta.zarr_format = zarr_format;
   meta.attributes = attributes;
-  write_document(*s, path, meta.to_text());
+  write_documents(*s, path, meta);
   return group(std::move(s), std::string(path), std::move(meta));
 }
 
@@ -418,15 +487,15 @@ std::vector<std::string> group::children() const {
   std::vector<std::string> out;
   const auto prefix = node_prefix(path_);
   for (const auto& name : store_->list_dir(prefix)) {
-    if (name == "zarr.json") continue;
-    if (store_->size(prefix + name + "/zarr.json")) out.push_back(name);
+    if (name == zarr_json_key || name == zarray_key || name == zgroup_key || name == zattrs_key) continue;
+    if (node_at(*store_, prefix + name + "/")) out.push_back(name);
   }
   return out;
 }
 
 void group::set_attributes(const json::object& attributes) {
   meta_.attributes = attributes;
-  write_document(*store_, path_, meta_.to_text());
+  write_documents(*store_, path_, meta_);
 }
 
 }  // namespace zarr

@@ -1,6 +1,8 @@
 // zarr.dtype: name lookup and the JSON form of data types (Zarr v3 core spec "Data types";
 // each zarr-extensions data-types/* "Data type name" and schema.json: configuration, if any, is empty).
 module;
+#include <bit>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <boost/json.hpp>
@@ -60,5 +62,52 @@ data_type parse_data_type(const boost::json::value& json, std::string_view where
 }
 
 boost::json::value to_json(data_type t) { return boost::json::string(name(t)); }
+
+namespace {
+
+// The types NumPy has: kind character and size of the type string, and the plain name.
+struct numpy_row {
+  data_type type;
+  std::string_view code;
+  std::string_view plain;
+};
+constexpr numpy_row numpy_types[] = {
+    {data_type::bool_, "b1", "bool"},          {data_type::int8, "i1", "int8"},
+    {data_type::int16, "i2", "int16"},         {data_type::int32, "i4", "int32"},
+    {data_type::int64, "i8", "int64"},         {data_type::uint8, "u1", "uint8"},
+    {data_type::uint16, "u2", "uint16"},       {data_type::uint32, "u4", "uint32"},
+    {data_type::uint64, "u8", "uint64"},       {data_type::float16, "f2", "float16"},
+    {data_type::float32, "f4", "float32"},     {data_type::float64, "f8", "float64"},
+    {data_type::complex64, "c8", "complex64"}, {data_type::complex128, "c16", "complex128"},
+};
+
+}  // namespace
+
+std::optional<numpy_dtype> parse_numpy_dtype(std::string_view text) noexcept {
+  constexpr char native = std::endian::native == std::endian::little ? '<' : '>';
+  for (const auto& row : numpy_types)
+    if (text == row.plain) return numpy_dtype{row.type, info(row.type).size == 1 ? '|' : native};
+  if (text.empty()) return std::nullopt;
+  char order = text[0];
+  std::string_view code = text.substr(1);
+  if (order == '=') order = native;
+  if (order != '<' && order != '>' && order != '|') {
+    order = native;  // "f4": NumPy reads it as native order
+    code = text;
+  }
+  for (const auto& row : numpy_types)
+    if (code == row.code) {
+      // NumPy reads '|' on a multi-byte type ("|f4") as native order, and so do we.
+      const bool one_byte = info(row.type).size == 1;
+      return numpy_dtype{row.type, one_byte ? '|' : order == '|' ? native : order};
+    }
+  return std::nullopt;
+}
+
+std::optional<std::string> numpy_dtype_string(data_type t, char byte_order) {
+  for (const auto& row : numpy_types)
+    if (row.type == t) return (info(t).size == 1 ? '|' : byte_order) + std::string(row.code);
+  return std::nullopt;
+}
 
 }  // namespace zarr

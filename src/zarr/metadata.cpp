@@ -90,6 +90,41 @@ void unknown_member(json::object& extra, std::string_view key, const json::value
   extra[key] = value;
 }
 
+// The chunk shape against the shape (`chunks` names the chunk shape's field): same rank,
+// positive, and every size and the end of the chunk grid within 64 bits.
+void check_grid(const array_metadata& m, const std::string& chunks) {
+  if (m.chunk_shape.size() != m.shape.size())
+    throw error(errc::invalid_metadata, chunks + ": expected " + std::to_string(m.shape.size()) +
+                                            " dimensions (the rank of shape), got " + std::to_string(m.chunk_shape.size()));
+  for (std::size_t i = 0; i < m.chunk_shape.size(); ++i)
+    if (m.chunk_shape[i] == 0)
+      throw error(errc::invalid_metadata, chunks + "[" + std::to_string(i) + "]: expected a positive integer, got 0");
+
+  // Element counts and byte sizes must be representable (a hostile document could claim
+  // a chunk of 2^70 bytes).
+  const auto checked_product = [&](const std::vector<std::uint64_t>& dims, std::uint64_t factor, std::string_view what) {
+    std::uint64_t n = factor;
+    for (auto d : dims)
+      if (__builtin_mul_overflow(n, d, &n))
+        throw error(errc::invalid_metadata, std::string(what) + ": expected a size that fits in 64 bits, got one that overflows");
+    return n;
+  };
+  checked_product(m.shape, static_cast<std::uint64_t>(info(m.type).size), "shape");
+  checked_product(m.chunk_shape, static_cast<std::uint64_t>(info(m.type).size), chunks);
+  // So must the end of the chunk grid: ceil(shape / chunk) * chunk, where the last chunk ends.
+  for (std::size_t i = 0; i < m.shape.size(); ++i) {
+    const std::uint64_t count = m.shape[i] / m.chunk_shape[i] + (m.shape[i] % m.chunk_shape[i] != 0);
+    std::uint64_t end = 0;
+    if (__builtin_mul_overflow(count, m.chunk_shape[i], &end))
+      throw error(errc::invalid_metadata, chunks + "[" + std::to_string(i) +
+                                              "]: expected chunks that end within 2^64 - 1 elements (shape " +
+                                              std::to_string(m.shape[i]) + "), got chunks of " + std::to_string(m.chunk_shape[i]));
+  }
+}
+
+// The `.zarray` text of a zarr_format 2 array (below, with the rest of Zarr v2).
+std::string zarray_text(const array_metadata& m);
+
 int expect_format(const json::object& o) {
   const auto& v = member(o, "zarr_format");
   if (v != json::value(3)) bad("zarr_format", "3", &v);
@@ -154,33 +189,7 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   const auto* cs = grid_config.if_contains("chunk_shape");
   if (cs == nullptr) bad("chunk_grid.configuration.chunk_shape", "an array of integers", nullptr);
   m.chunk_shape = integer_list(*cs, "chunk_grid.configuration.chunk_shape");
-  if (m.chunk_shape.size() != m.shape.size())
-    throw error(errc::invalid_metadata, "chunk_grid.configuration.chunk_shape: expected " + std::to_string(m.shape.size()) +
-                                            " dimensions (the rank of shape), got " + std::to_string(m.chunk_shape.size()));
-  for (std::size_t i = 0; i < m.chunk_shape.size(); ++i)
-    if (m.chunk_shape[i] == 0)
-      throw error(errc::invalid_metadata, "chunk_grid.configuration.chunk_shape[" + std::to_string(i) + "]: expected a positive integer, got 0");
-
-  // Element counts and byte sizes must be representable (a hostile document could claim
-  // a chunk of 2^70 bytes).
-  const auto checked_product = [&](const std::vector<std::uint64_t>& dims, std::uint64_t factor, std::string_view what) {
-    std::uint64_t n = factor;
-    for (auto d : dims)
-      if (__builtin_mul_overflow(n, d, &n))
-        throw error(errc::invalid_metadata, std::string(what) + ": expected a size that fits in 64 bits, got one that overflows");
-    return n;
-  };
-  checked_product(m.shape, static_cast<std::uint64_t>(info(m.type).size), "shape");
-  checked_product(m.chunk_shape, static_cast<std::uint64_t>(info(m.type).size), "chunk_grid.configuration.chunk_shape");
-  // So must the end of the chunk grid: ceil(shape / chunk) * chunk, where the last chunk ends.
-  for (std::size_t i = 0; i < m.shape.size(); ++i) {
-    const std::uint64_t chunks = m.shape[i] / m.chunk_shape[i] + (m.shape[i] % m.chunk_shape[i] != 0);
-    std::uint64_t end = 0;
-    if (__builtin_mul_overflow(chunks, m.chunk_shape[i], &end))
-      throw error(errc::invalid_metadata, "chunk_grid.configuration.chunk_shape[" + std::to_string(i) +
-                                              "]: expected chunks that end within 2^64 - 1 elements (shape " +
-                                              std::to_string(m.shape[i]) + "), got chunks of " + std::to_string(m.chunk_shape[i]));
-  }
+  check_grid(m, "chunk_grid.configuration.chunk_shape");
 
   m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
   const auto& fill = member(*o, "fill_value");
@@ -250,6 +259,7 @@ json::object array_metadata::to_json() const {
 }
 
 std::string array_metadata::to_text() const {
+  if (zarr_format == 2) return zarray_text(*this);
   const std::pair<std::string_view, std::string> fill{"fill_value", fill_value_to_json_text(fill_value)};
   return serialize_metadata(to_json(), std::span(&fill, 1));
 }
@@ -284,12 +294,153 @@ group_metadata group_metadata::parse(const json::value& v) {
   return g;
 }
 
-std::string group_metadata::to_text() const { return serialize_metadata(to_json()); }
+std::string group_metadata::to_text() const {
+  if (zarr_format == 2) return serialize_metadata(json::object{{"zarr_format", 2}});
+  return serialize_metadata(to_json());
+}
 
 json::object group_metadata::to_json() const {
   json::object o{{"zarr_format", 3}, {"node_type", "group"}, {"attributes", attributes}};
   for (const auto& [key, value] : extra) o[key] = value;
   return o;
+}
+
+// --- Zarr v2 ---------------------------------------------------------------------------------
+
+namespace {
+
+// Runs f, naming the Zarr v2 document `file` in any error it throws.
+template <class F>
+auto in_v2_file(std::string_view file, F&& f) {
+  try {
+    return f();
+  } catch (const error& e) {
+    throw error(e.code(), std::string(file) + ": " + e.what());
+  }
+}
+
+const json::object& v2_object(const json::value& v, int format) {
+  const auto* o = v.if_object();
+  if (o == nullptr) bad("document", "an object", &v);
+  if (format != 0) {
+    const auto& f = member(*o, "zarr_format");
+    if (f != json::value(format)) bad("zarr_format", std::to_string(format), &f);
+  }
+  return *o;
+}
+
+// `filters` or `compressor`: null, or numcodecs configurations with a string "id".
+void check_numcodecs(const json::value& v, const std::string& where) {
+  const auto* o = v.if_object();
+  const auto* id = o ? o->if_contains("id") : nullptr;
+  if (id == nullptr || !id->is_string()) bad(where, "a numcodecs configuration {\"id\": \"<codec>\", ...}", &v);
+}
+
+}  // namespace
+
+json::object parse_zattrs(std::string_view text) {
+  return in_v2_file(zattrs_key, [&] {
+    const auto v = parse_json(text, "document");
+    if (!v.is_object()) bad("document", "an object of attributes", &v);
+    return v.as_object();
+  });
+}
+
+// Zarr storage specification version 2, "Metadata": every key required but
+// dimension_separator; other keys are ignored ("SHOULD be ignored by implementations").
+array_metadata array_metadata::parse_v2(std::string_view text, json::object attributes) {
+  return in_v2_file(zarray_key, [&] {
+    const auto v = parse_json(text, "document");
+    const auto& o = v2_object(v, 2);
+    array_metadata m;
+    m.zarr_format = 2;
+    m.source = std::string(text);
+    m.attributes = std::move(attributes);
+    m.shape = integer_list(member(o, "shape"), "shape");
+    m.chunk_shape = integer_list(member(o, "chunks"), "chunks");
+    const auto& dtype = member(o, "dtype");
+    if (!dtype.is_string())
+      throw error(errc::unsupported, "dtype: expected a NumPy type string (structured types are not supported), got " +
+                                         json::serialize(dtype));
+    const auto t = parse_numpy_dtype(dtype.as_string());
+    if (!t)
+      throw error(errc::unsupported, "dtype: expected a supported NumPy type string (\"<i4\", \">f8\", \"|u1\", \"|b1\", "
+                                     "\"<c16\", ...), got " + json::serialize(dtype));
+    m.type = t->type;
+    m.v2.byte_order = t->byte_order;
+    check_grid(m, "chunks");
+    const auto& fill = member(o, "fill_value");
+    if (fill.is_null()) {
+      m.no_fill_value = true;
+      m.fill_value = default_fill_value(m.type);
+    } else {
+      const auto fill_text = json_source_text(text, "/fill_value");
+      m.fill_value = fill_text ? parse_fill_value_text(*fill_text, m.type, "fill_value")
+                               : parse_fill_value(fill, m.type, "fill_value");
+    }
+    const auto& order = member(o, "order");
+    if (order != json::value("C") && order != json::value("F")) bad("order", "\"C\" or \"F\"", &order);
+    m.v2.order = order.as_string()[0];
+    m.v2.compressor = member(o, "compressor");
+    if (!m.v2.compressor.is_null()) check_numcodecs(m.v2.compressor, "compressor");
+    const auto& filters = member(o, "filters");
+    if (!filters.is_null()) {
+      const auto* a = filters.if_array();
+      if (a == nullptr) bad("filters", "null or an array of numcodecs configurations", &filters);
+      for (std::size_t i = 0; i < a->size(); ++i) check_numcodecs((*a)[i], "filters[" + std::to_string(i) + "]");
+      if (!a->empty()) m.v2.filters = filters;
+    }
+    m.key_encoding = {chunk_key_encoding::kind::v2, '.'};
+    if (const auto* sep = o.if_contains("dimension_separator")) {
+      if (*sep == json::value("/")) m.key_encoding.separator = '/';
+      else if (*sep != json::value(".")) bad("dimension_separator", "\".\" or \"/\"", sep);
+    }
+    return m;
+  });
+}
+
+namespace {
+
+std::string zarray_text(const array_metadata& m) {
+  const auto dtype = numpy_dtype_string(m.type, m.v2.byte_order == '>' ? '>' : '<');
+  if (!dtype)
+    throw error(errc::unsupported, ".zarray: dtype: expected a data type that Zarr v2 (NumPy) has, got " +
+                                       std::string(name(m.type)));
+  if (m.v2.order != 'C' && m.v2.order != 'F')
+    throw error(errc::invalid_metadata, ".zarray: order: expected 'C' or 'F', got '" + std::string(1, m.v2.order) + "'");
+  json::array shape, chunks;
+  for (auto d : m.shape) shape.push_back(d);
+  for (auto d : m.chunk_shape) chunks.push_back(d);
+  const json::object o{
+      {"chunks", std::move(chunks)},
+      {"compressor", m.v2.compressor},
+      {"dimension_separator", std::string(1, m.key_encoding.separator)},
+      {"dtype", *dtype},
+      {"fill_value", nullptr},
+      {"filters", m.v2.filters},
+      {"order", std::string(1, m.v2.order)},
+      {"shape", std::move(shape)},
+      {"zarr_format", 2},
+  };
+  const std::pair<std::string_view, std::string> fill{
+      "fill_value", m.no_fill_value ? std::string("null") : fill_value_to_json_text(m.fill_value)};
+  return serialize_metadata(o, std::span(&fill, 1));
+}
+
+}  // namespace
+
+group_metadata group_metadata::parse_v2(std::string_view text, json::object attributes) {
+  return in_v2_file(zgroup_key, [&] {
+    const auto v = parse_json(text, "document");
+    const auto& o = v2_object(v, 2);
+    // "Other keys MUST NOT be present within the metadata object."
+    for (const auto& [key, value] : o)
+      if (key != "zarr_format") throw error(errc::invalid_metadata, std::string(key) + ": expected no such key");
+    group_metadata g;
+    g.zarr_format = 2;
+    g.attributes = std::move(attributes);
+    return g;
+  });
 }
 
 namespace {
@@ -374,6 +525,9 @@ std::string serialize_metadata(const json::object& document,
       if (text.find_first_of(".e") == std::string::npos) text += ".0";
       return text;
     }
+    // A number beyond the range of a double (an attribute 1e400) was read as an infinity: a
+    // JSON number that reads back as the same infinity keeps the text valid JSON.
+    if (const auto* d = v.if_double(); d && std::isinf(*d)) return std::string(*d < 0 ? "-1e999" : "1e999");
     return json::serialize(v);
   };
   const auto write = [&](auto&& self, const json::value& v, int depth) -> void {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -46,6 +47,22 @@ inline void check_decoder(const zarr::bytes_to_bytes_codec& codec, std::span<con
     return;
   }
   expect(same_bytes(codec.decode(codec.encode(decoded), limit), decoded), "round trip differs", codec.name());
+}
+
+// The numcodecs bytes -> bytes codecs of numcodecs.fuzz.cpp, in the order of its selector byte
+// (the seeds put the same byte in front of each codec's output).
+inline std::vector<std::unique_ptr<zarr::bytes_to_bytes_codec>> numcodecs_decoders() {
+  std::vector<std::unique_ptr<zarr::bytes_to_bytes_codec>> out;
+  out.push_back(std::make_unique<zarr::zlib_codec>(zarr::zlib_configuration{1}, "fuzz"));
+  out.push_back(std::make_unique<zarr::bz2_codec>(zarr::bz2_configuration{1}, "fuzz"));
+  for (int format : {1, 2})
+    out.push_back(std::make_unique<zarr::lzma_codec>(
+        zarr::lzma_configuration{.format = format, .check = -1, .preset = 1, .preset_given = true}, "fuzz"));
+  out.push_back(std::make_unique<zarr::lz4_codec>(zarr::lz4_configuration{1}, "fuzz"));
+  out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::crc32, "fuzz"));
+  out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::adler32, "fuzz"));
+  out.push_back(std::make_unique<zarr::shuffle_codec>(zarr::shuffle_configuration{4}, "fuzz"));
+  return out;
 }
 
 // An array -> bytes decoder on fuzzed bytes: it decodes to its chunk's size or refuses with

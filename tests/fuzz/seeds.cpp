@@ -29,7 +29,7 @@ constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation
 
 const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "gzip",     "zstd",       "blosc",
                                        "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
-                                       "conditional", "s3_xml",   "http_headers"};
+                                       "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs"};
 
 fs::path seeds_root;
 int written = 0;
@@ -71,11 +71,40 @@ std::vector<zarr::bytes> samples() {
   return out;
 }
 
+// numcodecs.fuzz.cpp: a selector byte (the codec's place in its table), then its encoding.
+void numcodecs_seeds(const zarr::bytes& sample, const std::string& n) {
+  const auto codecs = zarr_fuzz::numcodecs_decoders();
+  for (std::size_t c = 0; c < codecs.size(); ++c) {
+    zarr::bytes in = sample;
+    in.resize(in.size() / 4 * 4);  // shuffle's elements
+    seed("numcodecs", "sample" + n + "_" + std::string(codecs[c]->name()) + std::to_string(c),
+         std::string(1, static_cast<char>(c)) + text_of(codecs[c]->encode(in)));
+  }
+}
+
+void zarray_seeds() {
+  seed("zarray", "spec_example", R"({"chunks": [1000, 1000], "compressor": {"id": "blosc", "cname": "lz4", "clevel": 5,
+    "shuffle": 1}, "dtype": "<f8", "fill_value": "NaN", "filters": [{"id": "delta", "dtype": "<f8", "astype": "<f8"}],
+    "order": "C", "shape": [10000, 10000], "zarr_format": 2})");
+  seed("zarray", "filters", R"({"chunks": [3, 2], "compressor": {"id": "lzma", "format": 1, "check": -1, "preset": null,
+    "filters": null}, "dtype": ">i2", "fill_value": null, "filters": [{"id": "astype", "encode_dtype": "|i1",
+    "decode_dtype": ">i2"}, {"id": "shuffle", "elementsize": 1}, {"id": "crc32"}], "order": "F", "shape": [7, 5],
+    "zarr_format": 2, "dimension_separator": "/"})");
+  seed("zarray", "bool_packbits", R"({"chunks": [10], "compressor": {"id": "bz2", "level": 1}, "dtype": "|b1",
+    "fill_value": true, "filters": [{"id": "packbits"}], "order": "C", "shape": [64], "zarr_format": 2})");
+  seed("zarray", "complex", R"({"chunks": [], "compressor": {"id": "lz4", "acceleration": 1}, "dtype": "<c16",
+    "fill_value": ["NaN", -1.5], "filters": [{"id": "quantize", "digits": 2, "dtype": "<f8"}], "order": "C",
+    "shape": [], "zarr_format": 2})");
+  seed("zarray", "zgroup", R"({"zarr_format": 2})");
+}
+
 void codec_seeds() {
   const auto data = samples();
+  zarray_seeds();
   for (std::size_t i = 0; i < data.size(); ++i) {
     const auto n = std::to_string(i);
     seed("conditional", "sample" + n, text_of(zarr_fuzz::conditional_gzip_crc32c().encode(data[i])));
+    numcodecs_seeds(data[i], n);
     for (int level : {0, 1, 9}) seed("gzip", "sample" + n + "_l" + std::to_string(level), text_of(zarr::gzip_codec({level}, "s").encode(data[i])));
     for (int level : {-5, 1, 19}) seed("zstd", "sample" + n + "_l" + std::to_string(level), text_of(zarr::zstd_codec({level, level > 0}, "s").encode(data[i])));
     for (const char* cname : {"lz4", "blosclz", "zstd", "zlib"})

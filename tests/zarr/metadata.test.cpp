@@ -312,6 +312,16 @@ BOOST_AUTO_TEST_CASE(parses_groups_with_consolidated_metadata) {
   BOOST_TEST(g.attributes.at("a") == 1);
 }
 
+// Found by zarr.fuzz.zarr_json (seed attribute_beyond_double): 2.7e4308 reads as an infinity,
+// which must be written back as JSON that reads as the same infinity.
+BOOST_AUTO_TEST_CASE(writes_attributes_beyond_the_range_of_a_double_as_valid_json) {
+  const auto node = zarr::parse_node_metadata(R"({"zarr_format": 3, "node_type": "group", "attributes": {"e": 2.7e4308, "f": -1e999}})");
+  const auto text = std::get<zarr::group_metadata>(node).to_text();
+  BOOST_TEST(text.find("\"e\": 1e999") != std::string::npos, text);
+  BOOST_TEST(text.find("\"f\": -1e999") != std::string::npos, text);
+  BOOST_TEST(std::get<zarr::group_metadata>(zarr::parse_node_metadata(text)).to_text() == text);
+}
+
 BOOST_AUTO_TEST_CASE(rejects_unknown_group_fields) {
   ZARR_CHECK_ERROR(zarr::parse_node_metadata(R"({"zarr_format": 3, "node_type": "group", "x": 1})"),
                    zarr::errc::unsupported, "x");

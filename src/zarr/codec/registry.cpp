@@ -6,19 +6,30 @@ module;
 #include <string_view>
 module zarr.codec;
 
+import zarr.codec.astype;
+import zarr.codec.bitround;
 import zarr.codec.blosc;
+import zarr.codec.bz2;
+import zarr.codec.checksum32;
 import zarr.codec.bytes;
 import zarr.codec.cast_value;
 import zarr.codec.conditional;
 import zarr.codec.crc32c;
+import zarr.codec.delta;
 import zarr.codec.fixedscaleoffset;
 import zarr.codec.gzip;
+import zarr.codec.lz4;
+import zarr.codec.lzma;
+import zarr.codec.numcodecs_packbits;
 import zarr.codec.packbits;
+import zarr.codec.quantize;
 import zarr.codec.reshape;
 import zarr.codec.scale_offset;
 import zarr.codec.sharding_indexed;
+import zarr.codec.shuffle;
 import zarr.codec.transpose;
 import zarr.codec.zfp;
+import zarr.codec.zlib;
 import zarr.codec.zstd;
 
 namespace zarr {
@@ -36,13 +47,29 @@ codec_entry bytes_to_bytes(std::string_view name, std::unique_ptr<bytes_to_bytes
 }
 
 const std::array builtin_codecs{
+    array_to_array("bitround", make_bitround_codec),
     bytes_to_bytes("blosc", make_blosc_codec),
     array_to_bytes("bytes", make_bytes_codec),
     array_to_array("cast_value", make_cast_value_codec),
     bytes_to_bytes("conditional", make_conditional_codec),
     bytes_to_bytes("crc32c", make_crc32c_codec),
     bytes_to_bytes("gzip", make_gzip_codec),
+    bytes_to_bytes("numcodecs.adler32", make_adler32_codec),
+    array_to_array("numcodecs.astype", make_astype_codec),
+    array_to_array("numcodecs.bitround", make_numcodecs_bitround_codec),
+    bytes_to_bytes("numcodecs.blosc", make_numcodecs_blosc_codec),
+    bytes_to_bytes("numcodecs.bz2", make_bz2_codec),
+    bytes_to_bytes("numcodecs.crc32", make_crc32_codec),
+    array_to_array("numcodecs.delta", make_delta_codec),
     array_to_array("numcodecs.fixedscaleoffset", make_fixedscaleoffset_codec),
+    bytes_to_bytes("numcodecs.gzip", make_gzip_codec),
+    bytes_to_bytes("numcodecs.lz4", make_lz4_codec),
+    bytes_to_bytes("numcodecs.lzma", make_lzma_codec),
+    array_to_bytes("numcodecs.packbits", make_numcodecs_packbits_codec),
+    array_to_array("numcodecs.quantize", make_quantize_codec),
+    bytes_to_bytes("numcodecs.shuffle", make_shuffle_codec),
+    bytes_to_bytes("numcodecs.zlib", make_zlib_codec),
+    bytes_to_bytes("numcodecs.zstd", make_zstd_codec),
     array_to_bytes("packbits", make_packbits_codec),
     array_to_array("reshape", make_reshape_codec),
     array_to_array("scale_offset", make_scale_offset_codec),

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <random>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 #include "../../support.hpp"
@@ -44,6 +45,14 @@ std::vector<T> from_bytes(std::span<const std::byte> in) {
 inline zarr::bytes octets(std::initializer_list<unsigned> values) {
   zarr::bytes out;
   for (auto v : values) out.push_back(static_cast<std::byte>(v));
+  return out;
+}
+
+// Bytes from hex digits: from_hex("1f8b").
+inline zarr::bytes from_hex(std::string_view hex) {
+  zarr::bytes out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out.push_back(static_cast<std::byte>(std::stoul(std::string(hex.substr(i, 2)), nullptr, 16)));
   return out;
 }
 

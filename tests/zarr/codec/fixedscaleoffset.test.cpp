@@ -43,13 +43,6 @@ zarr::chunk_spec spec_with_fill(std::vector<std::uint64_t> shape, data_type t, s
   return s;
 }
 
-zarr::bytes from_hex(std::string_view hex) {
-  zarr::bytes out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out.push_back(static_cast<std::byte>(std::stoul(std::string(hex.substr(i, 2)), nullptr, 16)));
-  return out;
-}
-
 json::value read_vectors() {
   std::ifstream in(data_dir() / "interop" / "fixedscaleoffset_vectors.json");
   BOOST_TEST_REQUIRE(in.good());

@@ -65,5 +65,7 @@ class blosc_codec final : public bytes_to_bytes_codec {
 
 // The registry's factory.
 [[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_blosc_codec(const codec_context& ctx);
+// `numcodecs.blosc` (and Zarr v2 "blosc"): numcodecs' configuration, shuffle as -1, 0, 1 or 2.
+[[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_numcodecs_blosc_codec(const codec_context& ctx);
 
 }  // namespace zarr

@@ -45,6 +45,16 @@ class gzip_codec final : public bytes_to_bytes_codec {
   [[nodiscard]] bytes decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const override;
 };
 
+// zlib's DEFLATE, shared with numcodecs.zlib: `in` compressed at `level` in the format of
+// `window_bits` (15: zlib, RFC 1950; 15 + 16: gzip, RFC 1952); and the inverse, which reads one or
+// more zlib or gzip streams (bombs refused as gzip_codec::decode_bytes says). `label` names the
+// codec in errors ("codecs[1] (gzip)"), `format` the stream expected ("gzip").
+[[nodiscard]] bytes deflate_bytes(std::span<const std::byte> in, int level, int window_bits, const std::string& label);
+[[nodiscard]] bytes inflate_bytes(std::span<const std::byte> in, std::uint64_t limit, const std::string& label,
+                                  std::string_view format);
+void inflate_bytes_into(std::span<const std::byte> in, std::span<std::byte> out, const std::string& label,
+                        std::string_view format);
+
 // The registry's factory.
 [[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_gzip_codec(const codec_context& ctx);
 

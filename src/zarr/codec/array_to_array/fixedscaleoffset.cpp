@@ -414,19 +414,7 @@ std::string number_text(const python_number& n) {
 }  // namespace
 
 data_type parse_v2_data_type(std::string_view text, std::string_view where) {
-  static constexpr struct {
-    std::string_view code, plain;
-    data_type type;
-  } table[] = {
-      {"i1", "int8", data_type::int8},     {"i2", "int16", data_type::int16},     {"i4", "int32", data_type::int32},
-      {"i8", "int64", data_type::int64},   {"u1", "uint8", data_type::uint8},     {"u2", "uint16", data_type::uint16},
-      {"u4", "uint32", data_type::uint32}, {"u8", "uint64", data_type::uint64},   {"f2", "float16", data_type::float16},
-      {"f4", "float32", data_type::float32}, {"f8", "float64", data_type::float64},
-  };
-  std::string_view code = text;
-  if (!code.empty() && (code[0] == '<' || code[0] == '>' || code[0] == '|' || code[0] == '=')) code.remove_prefix(1);
-  for (const auto& row : table)
-    if (code == row.code || text == row.plain) return row.type;
+  if (const auto t = parse_numpy_dtype(text); t && (is_integer(t->type) || is_float(t->type))) return t->type;
   throw error(errc::invalid_metadata,
               std::string(where) + ": expected a Zarr V2 integer or float data type (\"<f8\", \"|u1\", \">i2\", " +
                   "\"float32\", ...), got \"" + std::string(text) + "\"");
@@ -439,7 +427,8 @@ fixedscaleoffset_configuration fixedscaleoffset_configuration::parse(const codec
   c.dtype_json = required_member(config, "dtype", ctx.where, "a Zarr V2 data type string");
   c.dtype = type_member(c.dtype_json, at + "dtype");
   c.astype = c.dtype;
-  if (const auto* astype = config.if_contains("astype")) {
+  // "astype": null is numcodecs' default, the dtype itself.
+  if (const auto* astype = config.if_contains("astype"); astype != nullptr && !astype->is_null()) {
     c.astype_json = *astype;
     c.astype = type_member(*astype, at + "astype");
   }

@@ -131,4 +131,30 @@ std::unique_ptr<bytes_to_bytes_codec> make_blosc_codec(const codec_context& ctx)
   return std::make_unique<blosc_codec>(blosc_configuration::parse(ctx), ctx.where);
 }
 
+// numcodecs' Blosc configuration {"cname", "clevel", "shuffle": -1..2, "blocksize"} (numcodecs
+// documentation, "Blosc"), with numcodecs' defaults for absent keys (lz4, 5, SHUFFLE, automatic
+// block size), read as the Zarr v3 configuration it means.
+std::unique_ptr<bytes_to_bytes_codec> make_numcodecs_blosc_codec(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx, {"cname", "clevel", "shuffle", "blocksize", "typesize"});
+  json::object v3;
+  v3["cname"] = config.contains("cname") ? config.at("cname") : json::value("lz4");
+  v3["clevel"] = config.contains("clevel") ? config.at("clevel") : json::value(5);
+  v3["blocksize"] = config.contains("blocksize") ? config.at("blocksize") : json::value(0);
+  if (const auto* t = config.if_contains("typesize")) v3["typesize"] = *t;
+  const auto* shuffle = config.if_contains("shuffle");
+  const auto code = shuffle == nullptr ? std::optional<std::int64_t>(1)
+                    : shuffle->is_int64() ? std::optional<std::int64_t>(shuffle->get_int64())
+                                          : std::nullopt;
+  // -1 is numcodecs' AUTOSHUFFLE: bit shuffle for items of one byte, byte shuffle otherwise.
+  const bool one_byte = info(ctx.decoded.type).size == 1;
+  if (code == 0) v3["shuffle"] = "noshuffle";
+  else if (code == 1 || (code == -1 && !one_byte)) v3["shuffle"] = "shuffle";
+  else if (code == 2 || code == -1) v3["shuffle"] = "bitshuffle";
+  else
+    throw error(errc::invalid_metadata, ctx.where + ".configuration.shuffle: expected -1, 0, 1 or 2 (numcodecs), got " +
+                                            json::serialize(*shuffle));
+  const json::value translated(std::move(v3));
+  return make_blosc_codec({translated, ctx.decoded, ctx.where, {}});
+}
+
 }  // namespace zarr

@@ -9,6 +9,7 @@ module;
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <boost/json.hpp>
 #include <zlib.h>
@@ -42,10 +43,10 @@ json::value gzip_codec::to_json() const {
   return json::object{{"name", "gzip"}, {"configuration", json::object{{"level", config_.level}}}};
 }
 
-bytes gzip_codec::encode(std::span<const std::byte> in) const {
+bytes deflate_bytes(std::span<const std::byte> in, int level, int window_bits, const std::string& label) {
   z_stream s{};
-  if (deflateInit2(&s, config_.level, Z_DEFLATED, MAX_WBITS + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    throw error(errc::io, where_ + " (gzip): expected zlib to start a compressor, got an error (out of memory?)");
+  if (deflateInit2(&s, level, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw error(errc::io, label + ": expected zlib to start a compressor, got an error (out of memory?)");
   const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&s, deflateEnd);
   bytes out(deflateBound(&s, static_cast<uLong>(in.size())));
   std::size_t in_pos = 0;
@@ -63,12 +64,16 @@ bytes gzip_codec::encode(std::span<const std::byte> in) const {
     out_pos += out_step - s.avail_out;
     if (ret == Z_STREAM_END) break;
     if (ret != Z_OK && ret != Z_BUF_ERROR)
-      throw error(errc::io, where_ + " (gzip): expected deflate to succeed, got zlib error " + std::to_string(ret));
+      throw error(errc::io, label + ": expected deflate to succeed, got zlib error " + std::to_string(ret));
     if (out_pos == out.size())  // deflateBound is an upper bound: this cannot happen
-      throw error(errc::io, where_ + " (gzip): expected the output to fit deflateBound, got more");
+      throw error(errc::io, label + ": expected the output to fit deflateBound, got more");
   }
   out.resize(out_pos);
   return out;
+}
+
+bytes gzip_codec::encode(std::span<const std::byte> in) const {
+  return deflate_bytes(in, config_.level, MAX_WBITS + 16, where_ + " (gzip)");
 }
 
 namespace {
@@ -76,10 +81,10 @@ namespace {
 // Inflates all of `in` into the span `room(out_pos)` gives: a larger one when the output is
 // full (or an empty one: no more room). Returns the bytes written; `corrupt` makes the error.
 template <class Room, class Corrupt>
-std::size_t inflate_all(std::span<const std::byte> in, Room&& room, Corrupt&& corrupt, const std::string& where) {
+std::size_t inflate_all(std::span<const std::byte> in, Room&& room, Corrupt&& corrupt, const std::string& label) {
   z_stream s{};
   if (inflateInit2(&s, MAX_WBITS + 32) != Z_OK)
-    throw error(errc::io, where + " (gzip): expected zlib to start a decompressor, got an error (out of memory?)");
+    throw error(errc::io, label + ": expected zlib to start a decompressor, got an error (out of memory?)");
   const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&s, inflateEnd);
   std::size_t in_pos = 0;
   std::size_t out_pos = 0;
@@ -108,7 +113,7 @@ std::size_t inflate_all(std::span<const std::byte> in, Room&& room, Corrupt&& co
     if (ret == Z_DATA_ERROR || ret == Z_NEED_DICT || ret == Z_STREAM_ERROR)
       throw corrupt(std::string("invalid data (") + (s.msg != nullptr ? s.msg : "zlib error " + std::to_string(ret)) +
                     ") after " + std::to_string(in_pos) + " of " + std::to_string(in.size()) + " bytes");
-    if (ret == Z_MEM_ERROR) throw error(errc::io, where + " (gzip): expected memory to decompress, got none");
+    if (ret == Z_MEM_ERROR) throw error(errc::io, label + ": expected memory to decompress, got none");
     // Z_OK or Z_BUF_ERROR: with room left in the output and no input left, the stream is cut short.
     if (in_pos == in.size() && s.avail_out > 0)
       throw corrupt("a truncated stream (" + std::to_string(in.size()) + " bytes, the end is missing)");
@@ -118,9 +123,9 @@ std::size_t inflate_all(std::span<const std::byte> in, Room&& room, Corrupt&& co
 
 }  // namespace
 
-bytes gzip_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const {
+bytes inflate_bytes(std::span<const std::byte> in, std::uint64_t limit, const std::string& label, std::string_view format) {
   const auto corrupt = [&](const std::string& what) {
-    return error(errc::corrupt_chunk, where_ + " (gzip): expected a gzip stream, got " + what);
+    return error(errc::corrupt_chunk, label + ": expected a " + std::string(format) + " stream, got " + what);
   };
   bytes out;
   // A first guess (compressed data usually expands a few times), doubled as needed up to the limit.
@@ -130,17 +135,26 @@ bytes gzip_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t limi
     out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(limit, want)));
     return std::span<std::byte>(out);
   };
-  out.resize(inflate_all(in, room, corrupt, where_));
+  out.resize(inflate_all(in, room, corrupt, label));
   return out;
 }
 
-void gzip_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+void inflate_bytes_into(std::span<const std::byte> in, std::span<std::byte> out, const std::string& label,
+                        std::string_view format) {
   const auto corrupt = [&](const std::string& what) {
-    return error(errc::corrupt_chunk, where_ + " (gzip): expected a gzip stream of " + std::to_string(out.size()) +
-                                          " bytes, got " + what);
+    return error(errc::corrupt_chunk, label + ": expected a " + std::string(format) + " stream of " +
+                                          std::to_string(out.size()) + " bytes, got " + what);
   };
-  const auto n = inflate_all(in, [&](std::size_t) { return out; }, corrupt, where_);
+  const auto n = inflate_all(in, [&](std::size_t) { return out; }, corrupt, label);
   if (n != out.size()) throw corrupt(std::to_string(n) + " bytes");
+}
+
+bytes gzip_codec::decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const {
+  return inflate_bytes(in, limit, where_ + " (gzip)", "gzip");
+}
+
+void gzip_codec::decode_into(std::span<const std::byte> in, std::span<std::byte> out) const {
+  inflate_bytes_into(in, out, where_ + " (gzip)", "gzip");
 }
 
 std::unique_ptr<bytes_to_bytes_codec> make_gzip_codec(const codec_context& ctx) {

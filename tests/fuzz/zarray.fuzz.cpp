@@ -1,0 +1,36 @@
+// libFuzzer target: Zarr v2 `.zarray` text through zarr::array_metadata::parse_v2 (and a
+// `.zgroup` through group_metadata::parse_v2), then zarr::v2_codecs and the codec chain. A valid
+// document's canonical text must parse back to the same canonical text, and its chain must
+// resolve or be refused with zarr::error.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include "fuzz.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  try {
+    static_cast<void>(zarr::group_metadata::parse_v2(text));
+  } catch (const zarr::error&) {
+  }
+  zarr::array_metadata array;
+  try {
+    array = zarr::array_metadata::parse_v2(text);
+  } catch (const zarr::error&) {
+    return 0;
+  }
+  const auto canonical = array.to_text();
+  try {
+    zarr_fuzz::expect(zarr::array_metadata::parse_v2(canonical).to_text() == canonical,
+                      "a .zarray's canonical text changes when read back:", canonical);
+  } catch (const zarr::error& e) {
+    zarr_fuzz::expect(false, "the canonical text of a valid .zarray does not parse:", e.what());
+  }
+  try {
+    const zarr::codec_chain chain(zarr::v2_codecs(array), {array.chunk_shape, array.type, array.fill_value});
+    static_cast<void>(chain.to_json());
+  } catch (const zarr::error&) {
+  }
+  return 0;
+}

@@ -1,0 +1,234 @@
+// Zarr v2 with a real peer, both ways. zarr-python 2 (with numcodecs) writes the fixture of
+// tests/interop/zarr_python2_fixture.py at test time: every array must read bit for bit as
+// what zarr-python itself reads back (its raw file). Then zarr-python 2 reads the v2 arrays we
+// write and compares them with our raw files.
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+import zarr;
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The fixture's folder, or nothing (and a loud skip, a failure under CI) when it was not written.
+std::optional<fs::path> fixture() {
+  const char* dir = std::getenv("ZARR_V2_FIXTURE");
+  if (dir == nullptr || !fs::exists(fs::path(dir) / "manifest.json")) {
+    zarr_test::peer_missing("the zarr-python 2 fixture was not written (no /usr/bin/python3 with zarr 2 and numcodecs)");
+    return std::nullopt;
+  }
+  return fs::path(dir);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(v2_interop)
+
+BOOST_AUTO_TEST_CASE(reads_every_array_zarr_python_2_wrote_bit_for_bit) {
+  const auto dir = fixture();
+  if (!dir) return;
+  const auto manifest = zarr::parse_json(read_file(*dir / "manifest.json"), "manifest.json").as_object();
+  auto store = std::make_shared<zarr::filesystem_store>(*dir / "v2.zarr", false);
+  std::map<std::string, int> per_codec;
+  std::size_t cases = 0, missing_errors = 0;
+  for (const auto& c : manifest.at("cases").as_array()) {
+    const auto& o = c.as_object();
+    const std::string path(o.at("path").as_string());
+    BOOST_TEST_CONTEXT(path << " (" << json::serialize(c) << ")") {
+      const auto a = zarr::array::open(store, path);
+      BOOST_TEST(a.metadata().zarr_format == 2);
+      BOOST_TEST(zarr::name(a.type()) == o.at("data_type").as_string());
+      std::vector<std::uint64_t> shape;
+      for (const auto& d : o.at("shape").as_array()) shape.push_back(d.to_number<std::uint64_t>());
+      BOOST_TEST(a.shape() == shape, boost::test_tools::per_element());
+      // Rows [0, readable_rows): the rest of an array without a fill value was never written.
+      auto r = zarr::region::all(shape);
+      const auto readable = o.at("readable_rows").to_number<std::uint64_t>();
+      if (!shape.empty()) r.stop[0] = readable;
+      const auto size = static_cast<std::size_t>(zarr::info(a.type()).size);
+      std::vector<std::byte> got(r.num_elements() * size);
+      a.read(r, got);
+      const auto expected = read_file(*dir / std::string(o.at("raw").as_string()));
+      BOOST_TEST_REQUIRE(expected.size() == got.size());
+      std::size_t first_difference = got.size();
+      for (std::size_t i = 0; i < got.size() && first_difference == got.size(); ++i)
+        if (got[i] != static_cast<std::byte>(expected[i])) first_difference = i;
+      BOOST_TEST(first_difference == got.size(), "first difference in element " << first_difference / size);
+      if (!shape.empty() && readable < shape[0]) {
+        // "fill_value": null: a missing chunk has no value; reading one is an error, not zeros.
+        std::vector<std::byte> all(zarr::region::all(shape).num_elements() * size);
+        ZARR_CHECK_ERROR(a.read(zarr::region::all(shape), all), zarr::errc::not_found, "\"fill_value\": null");
+        ++missing_errors;
+      }
+      ++per_codec[std::string(o.at("compressor").as_string())];
+      for (const auto& f : o.at("filters").as_array()) ++per_codec["filter " + std::string(f.as_string())];
+    }
+    ++cases;
+  }
+  std::ostringstream counts;
+  for (const auto& [codec, n] : per_codec) counts << " " << codec << ": " << n << ";";
+  BOOST_TEST_MESSAGE("zarr-python " << manifest.at("zarr").as_string() << " with numcodecs "
+                                    << manifest.at("numcodecs").as_string() << ": " << cases << " arrays read,"
+                                    << counts.str() << " " << missing_errors << " missing chunks without a fill value refused");
+  for (const auto& s : manifest.at("skipped").as_array())
+    BOOST_TEST_MESSAGE("not in the fixture: " << s.at("combination").as_string() << ": " << s.at("reason").as_string());
+  BOOST_TEST(cases >= 400u);
+  BOOST_TEST(missing_errors > 0u);
+}
+
+BOOST_AUTO_TEST_CASE(reads_the_hierarchy_zarr_python_2_wrote) {
+  const auto dir = fixture();
+  if (!dir) return;
+  auto store = std::make_shared<zarr::filesystem_store>(*dir / "v2.zarr", false);
+  const auto root = zarr::group::open(store, "");
+  BOOST_TEST(root.metadata().zarr_format == 2);
+  BOOST_TEST(root.metadata().attributes.at("writer").as_string().starts_with("zarr-python 2."));
+  const auto children = root.children();
+  BOOST_TEST(children == (std::vector<std::string>{"chains", "compressors", "filters", "shapes"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(zarr::group::open(store, "compressors").metadata().attributes.contains("numcodecs"));
+  BOOST_TEST(zarr::group::open(store, "compressors/zlib").children().size() == 24u);
+}
+
+namespace {
+
+// Deterministic values of `type` in the in-memory layout: every bit pattern for integers,
+// finite values for floats (NaN payloads are a test of their own), 0/1 for bool.
+std::vector<std::byte> sample(zarr::data_type type, std::size_t n, std::uint64_t seed) {
+  const auto size = static_cast<std::size_t>(zarr::info(type).size);
+  std::vector<std::byte> out(n * size);
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  const auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    std::byte* p = out.data() + i * size;
+    const auto bits = next();
+    const double value = static_cast<double>(static_cast<std::int64_t>(bits % 2000001) - 1000000) / 64.0;
+    switch (type) {
+      case zarr::data_type::bool_: *p = static_cast<std::byte>(bits & 1); break;
+      case zarr::data_type::float16: {
+        const auto h = zarr::float16(static_cast<double>(static_cast<std::int64_t>(bits % 4001) - 2000) / 4.0);
+        std::memcpy(p, &h, 2);
+        break;
+      }
+      case zarr::data_type::float32: {
+        const auto f = static_cast<float>(value);
+        std::memcpy(p, &f, 4);
+        break;
+      }
+      case zarr::data_type::float64: std::memcpy(p, &value, 8); break;
+      case zarr::data_type::complex64: {
+        const float parts[2] = {static_cast<float>(value), static_cast<float>(-value / 3)};
+        std::memcpy(p, parts, 8);
+        break;
+      }
+      case zarr::data_type::complex128: {
+        const double parts[2] = {value, value / 3};
+        std::memcpy(p, parts, 16);
+        break;
+      }
+      default: std::memcpy(p, &bits, size);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(zarr_python_2_reads_what_we_write_as_v2) {
+  const auto dir = fixture();
+  if (!dir) return;
+  const char* python = std::getenv("ZARR_PYTHON2");
+  const char* script = std::getenv("ZARR_V2_SCRIPT");
+  BOOST_TEST_REQUIRE((python != nullptr && script != nullptr), "ZARR_PYTHON2 and ZARR_V2_SCRIPT are set by CTest");
+  const auto out = zarr_test::scratch_dir();
+  auto store = std::make_shared<zarr::filesystem_store>(out / "v2.zarr");
+  zarr::group::create(store, "", {{"writer", "zarr C++"}}, false, 2);
+  const char* dtypes[] = {"|b1", "|i1", "<i2", ">i4", "<i8", "|u1", ">u2", "<u4", ">u8",
+                          "<f2", ">f2", "<f4", ">f8", "<c8", ">c16"};
+  const char* compressors[] = {"null", R"({"id": "zlib", "level": 1})", R"({"id": "gzip", "level": 5})",
+                               R"({"id": "bz2", "level": 1})", R"({"id": "lzma", "format": 1, "check": -1, "preset": null, "filters": null})",
+                               R"({"id": "lz4", "acceleration": 1})", R"({"id": "zstd", "level": 3})",
+                               R"({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0})",
+                               R"({"id": "blosc", "cname": "zstd", "clevel": 3, "shuffle": 2, "blocksize": 0})"};
+  json::array cases;
+  std::size_t n = 0;
+  const auto add = [&](const std::string& path, const std::string& dtype, const std::string& compressor,
+                       const std::string& filters, char order, char separator, const std::string& fill, bool missing) {
+    const std::string zarray = R"({"chunks": [3, 2], "compressor": )" + compressor + R"(, "dtype": ")" + dtype +
+                               R"(", "fill_value": )" + fill + R"(, "filters": )" + filters + R"(, "order": ")" +
+                               std::string(1, order) + R"(", "shape": [7, 5], "zarr_format": 2, "dimension_separator": ")" +
+                               std::string(1, separator) + "\"}";
+    const json::object attributes{{"case", static_cast<std::uint64_t>(n)}};
+    auto a = zarr::array::create(store, path, zarr::array_metadata::parse_v2(zarray, attributes));
+    const auto size = static_cast<std::size_t>(zarr::info(a.type()).size);
+    auto data = sample(a.type(), 35, n);
+    if (missing) {  // the first chunk row only; the rest reads as the fill value
+      a.write({{0, 0}, {3, 5}}, std::span<const std::byte>(data.data(), 15 * size));
+      for (std::size_t i = 15; i < 35; ++i) std::memcpy(data.data() + i * size, a.metadata().fill_value.bits.data(), size);
+    } else {
+      a.write(zarr::region::all(a.shape()), data);
+    }
+    const auto raw = "raw/" + std::to_string(n) + ".bin";
+    fs::create_directories(out / "raw");
+    std::ofstream(out / raw, std::ios::binary).write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+    cases.push_back(json::object{{"path", path}, {"dtype", dtype}, {"shape", json::array{7, 5}}, {"raw", raw},
+                                 {"attributes", attributes}});
+    ++n;
+  };
+  for (std::size_t d = 0; d < std::size(dtypes); ++d) {
+    const std::string dtype = dtypes[d];
+    const std::string name = std::string(dtype[0] == '>' ? "be_" : dtype[0] == '<' ? "le_" : "") + dtype.substr(1);
+    const bool is_bool = dtype == "|b1";
+    // zarr-python 2.13 builds a complex fill as re + 1j * im, so a NaN or infinite imaginary part
+    // comes back as nan+nanj: ours keep it finite.
+    const std::string one = is_bool ? "true" : dtype[1] == 'c' ? "[\"NaN\", -2.5]" : dtype[1] == 'f' ? "\"-Infinity\"" : "1";
+    for (std::size_t c = 0; c < std::size(compressors); ++c) {
+      const auto k = d + c;
+      add("compressors/" + std::to_string(c) + "/" + name, dtype, compressors[c], "null", "CF"[k % 2], "./"[(k / 2) % 2],
+          k % 3 == 1 ? "null" : one, k % 3 == 0);
+    }
+    const auto size = std::to_string(zarr::info(zarr::parse_numpy_dtype(dtype)->type).size);
+    add("filters/shuffle_crc32/" + name, dtype, "null", R"([{"id": "shuffle", "elementsize": )" + size + R"(}, {"id": "crc32"}])",
+        "CF"[d % 2], '.', one, false);
+    add("filters/adler32/" + name, dtype, R"({"id": "zlib", "level": 1})", R"([{"id": "adler32"}])", 'F', '/', one, true);
+  }
+  for (const char* dtype : {"|i1", "<i2", ">i4", "<u8", "<f4", ">f8"})
+    add(std::string("filters/delta/") + (dtype + 1), dtype, R"({"id": "lz4", "acceleration": 1})",
+        std::string(R"([{"id": "delta", "dtype": ")") + dtype + R"("}])", 'F', '.', "0", false);
+  add("filters/packbits", "|b1", R"({"id": "bz2", "level": 1})", R"([{"id": "packbits"}])", 'C', '/', "false", true);
+  add("filters/astype_f8_f4", "<f8", "null", R"([{"id": "astype", "encode_dtype": "<f4", "decode_dtype": "<f8"}])", 'C', '.',
+      "0.5", false);
+  const auto manifest = json::serialize(json::object{{"cases", std::move(cases)}});
+  std::ofstream(out / "manifest.json") << manifest;
+  const auto command = std::string(python) + " " + script + " --check " + out.string() + " 2>&1";
+  BOOST_TEST_MESSAGE("running " << command);
+  BOOST_TEST(std::system(command.c_str()) == 0, "zarr-python 2 did not read what we wrote equal (its output is above)");
+  BOOST_TEST(n > 150u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

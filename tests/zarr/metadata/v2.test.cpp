@@ -1,0 +1,229 @@
+// Zarr v2 nodes (Zarr storage specification version 2): `.zarray`, `.zgroup`, `.zattrs`, the
+// dtype strings, the fill-value rules and the chain that order, filters and compressor make.
+// Expected values come from the spec's text and its examples.
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+import zarr;
+
+namespace json = boost::json;
+
+namespace {
+
+std::shared_ptr<zarr::memory_store> store_with(std::initializer_list<std::pair<std::string, std::string>> files) {
+  auto s = std::make_shared<zarr::memory_store>();
+  for (const auto& [key, text] : files) s->set(key, std::as_bytes(std::span(text)));
+  return s;
+}
+
+std::string text_of(const zarr::store& s, const std::string& key) {
+  const auto b = s.get(key);
+  BOOST_TEST_REQUIRE(b.has_value(), "no " << key);
+  return std::string(reinterpret_cast<const char*>(b->data()), b->size());
+}
+
+// The spec's first example ("Metadata"), with a compressor we have and no filter.
+constexpr std::string_view spec_example = R"({
+  "chunks": [1000, 1000],
+  "compressor": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1},
+  "dtype": "<f8",
+  "fill_value": "NaN",
+  "filters": null,
+  "order": "C",
+  "shape": [10000, 10000],
+  "zarr_format": 2
+})";
+
+std::string with(std::string_view field, std::string_view json_value) {
+  auto o = zarr::parse_json(spec_example).as_object();
+  if (json_value.empty()) o.erase(field);
+  else o[field] = zarr::parse_json(json_value);
+  return json::serialize(o);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(v2_metadata)
+
+BOOST_AUTO_TEST_CASE(parses_the_spec_example) {
+  const auto m = zarr::array_metadata::parse_v2(spec_example);
+  BOOST_TEST(m.zarr_format == 2);
+  BOOST_TEST(m.shape == (std::vector<std::uint64_t>{10000, 10000}), boost::test_tools::per_element());
+  BOOST_TEST(m.chunk_shape == (std::vector<std::uint64_t>{1000, 1000}), boost::test_tools::per_element());
+  BOOST_TEST(m.type == zarr::data_type::float64);
+  BOOST_TEST(m.v2.byte_order == '<');
+  BOOST_TEST(std::isnan(m.fill_value.as<double>()));
+  BOOST_TEST(!m.no_fill_value);
+  // "If the value is not set, then the default MUST be assumed to be ".""
+  BOOST_TEST(m.key_encoding.separator == '.');
+  BOOST_TEST(m.key_encoding.key(std::vector<std::uint64_t>{2, 4}) == "2.4");  // the spec's "2.4"
+}
+
+BOOST_AUTO_TEST_CASE(reads_every_numpy_type_string_with_its_byte_order) {
+  const std::pair<std::string_view, zarr::data_type> rows[] = {
+      {"|b1", zarr::data_type::bool_},      {"|i1", zarr::data_type::int8},       {"<i2", zarr::data_type::int16},
+      {">i4", zarr::data_type::int32},      {"<i8", zarr::data_type::int64},      {"|u1", zarr::data_type::uint8},
+      {">u2", zarr::data_type::uint16},     {"<u4", zarr::data_type::uint32},     {">u8", zarr::data_type::uint64},
+      {"<f2", zarr::data_type::float16},    {">f4", zarr::data_type::float32},    {">f8", zarr::data_type::float64},
+      {"<c8", zarr::data_type::complex64},  {">c16", zarr::data_type::complex128},
+  };
+  for (const auto& [text, type] : rows) {
+    BOOST_TEST_CONTEXT(text) {
+      const auto t = zarr::parse_numpy_dtype(text);
+      BOOST_TEST_REQUIRE(t.has_value());
+      BOOST_TEST(t->type == type);
+      BOOST_TEST(t->byte_order == text[0]);
+      BOOST_TEST(zarr::numpy_dtype_string(type, text[0]).value() == text);
+    }
+  }
+  BOOST_TEST(zarr::parse_numpy_dtype("|f8")->byte_order == '<');  // NumPy: native order (on this host)
+  BOOST_TEST(zarr::parse_numpy_dtype("float32")->type == zarr::data_type::float32);
+  BOOST_TEST(!zarr::parse_numpy_dtype("<S12"));
+  BOOST_TEST(!zarr::parse_numpy_dtype("<M8[ns]"));
+  BOOST_TEST(!zarr::numpy_dtype_string(zarr::data_type::bfloat16, '<'));
+}
+
+BOOST_AUTO_TEST_CASE(reads_each_fill_value_form) {
+  BOOST_TEST(zarr::array_metadata::parse_v2(with("fill_value", R"("Infinity")")).fill_value.as<double>() ==
+             std::numeric_limits<double>::infinity());
+  BOOST_TEST(zarr::array_metadata::parse_v2(with("fill_value", R"("-Infinity")")).fill_value.as<double>() ==
+             -std::numeric_limits<double>::infinity());
+  BOOST_TEST(zarr::array_metadata::parse_v2(with("fill_value", "0.1")).fill_value.as<double>() == 0.1);
+  const auto none = zarr::array_metadata::parse_v2(with("fill_value", "null"));
+  BOOST_TEST(none.no_fill_value);
+  const auto c = zarr::array_metadata::parse_v2(
+      R"({"chunks": [2], "compressor": null, "dtype": ">c8", "fill_value": [1.5, "NaN"], "filters": null,
+          "order": "C", "shape": [4], "zarr_format": 2})");
+  BOOST_TEST(c.fill_value.as<float>() == 1.5f);
+  BOOST_TEST(c.v2.byte_order == '>');
+}
+
+BOOST_AUTO_TEST_CASE(names_the_file_and_the_field_in_every_error) {
+  using zarr::errc;
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("zarr_format", "3")), errc::invalid_metadata,
+                   ".zarray: zarr_format: expected 2, got 3");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("shape", "")), errc::invalid_metadata,
+                   ".zarray: shape: expected a value (the field is required)");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("chunks", "[1000]")), errc::invalid_metadata,
+                   ".zarray: chunks: expected 2 dimensions");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("dtype", R"("<S12")")), errc::unsupported,
+                   ".zarray: dtype: expected a supported NumPy type string");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("dtype", R"([["r", "|u1"]])")), errc::unsupported,
+                   ".zarray: dtype: expected a NumPy type string (structured types are not supported)");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("order", R"("K")")), errc::invalid_metadata,
+                   ".zarray: order: expected \"C\" or \"F\", got \"K\"");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("fill_value", R"("nan")")), errc::invalid_value,
+                   ".zarray: fill_value");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("compressor", R"({"level": 1})")), errc::invalid_metadata,
+                   ".zarray: compressor: expected a numcodecs configuration");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("filters", R"([{"id": "delta"}, 3])")), errc::invalid_metadata,
+                   ".zarray: filters[1]: expected a numcodecs configuration");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("dimension_separator", R"("-")")), errc::invalid_metadata,
+                   ".zarray: dimension_separator: expected \".\" or \"/\"");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2("{"), errc::invalid_metadata, ".zarray: document: expected a JSON document");
+  ZARR_CHECK_ERROR(zarr::group_metadata::parse_v2(R"({"zarr_format": 2, "x": 1})"), errc::invalid_metadata,
+                   ".zgroup: x: expected no such key");
+  ZARR_CHECK_ERROR(zarr::parse_zattrs("[1]"), errc::invalid_metadata, ".zattrs: document: expected an object");
+}
+
+BOOST_AUTO_TEST_CASE(makes_the_chain_from_order_filters_and_compressor) {
+  auto m = zarr::array_metadata::parse_v2(
+      R"({"chunks": [2, 3, 4], "compressor": {"id": "zstd", "level": 3}, "dtype": ">i4", "fill_value": 0,
+          "filters": [{"id": "crc32"}], "order": "F", "shape": [4, 6, 8], "zarr_format": 2})");
+  // "F" means column-major order: the first dimension varies fastest, a transpose of C order.
+  const auto chain = zarr::v2_codecs(m);
+  BOOST_TEST(json::value(chain) == zarr::parse_json(R"([
+    {"name": "transpose", "configuration": {"order": [2, 1, 0]}},
+    {"name": "bytes", "configuration": {"endian": "big"}},
+    {"name": "numcodecs.crc32", "configuration": {}},
+    {"name": "zstd", "configuration": {"level": 3, "checksum": false}}])"));
+  m.v2.compressor = zarr::parse_json(R"({"id": "pickle"})");
+  ZARR_CHECK_ERROR(zarr::v2_codecs(m), zarr::errc::unsupported, ".zarray: compressor.id: expected a codec that does not run code");
+  m.v2.compressor = zarr::parse_json(R"({"id": "no-such-codec"})");
+  ZARR_CHECK_ERROR(zarr::v2_codecs(m), zarr::errc::unsupported,
+                   ".zarray: compressor.id: expected a numcodecs codec this library has, got \"no-such-codec\"");
+  m.v2.compressor = nullptr;
+  m.v2.filters = zarr::parse_json(R"([{"id": "crc32"}, {"id": "delta", "dtype": ">i4"}])");
+  ZARR_CHECK_ERROR(zarr::v2_codecs(m), zarr::errc::unsupported, ".zarray: filters[1]: expected an array filter only before");
+}
+
+BOOST_AUTO_TEST_CASE(opens_v2_nodes_by_their_documents_and_reads_the_spec_example_chunks) {
+  // The spec's "Storing a single array" example: int32, fill 42, zlib level 1, chunk "0.0" of 1s.
+  auto s = store_with({{".zgroup", R"({"zarr_format": 2})"},
+                       {".zattrs", R"({"foo": 42, "bar": "apples"})"},
+                       {"a/.zarray", R"({"chunks": [10, 10], "compressor": null, "dtype": "<i4", "fill_value": 42,
+                                         "filters": null, "order": "C", "shape": [20, 20], "zarr_format": 2})"}});
+  std::vector<std::int32_t> ones(100, 1);
+  s->set("a/0.0", std::as_bytes(std::span(ones)));
+  const auto root = zarr::group::open(s, "");
+  BOOST_TEST(root.metadata().zarr_format == 2);
+  BOOST_TEST(root.metadata().attributes.at("bar") == "apples");
+  BOOST_TEST(root.children() == std::vector<std::string>{"a"}, boost::test_tools::per_element());
+  const auto a = zarr::array::open(s, "a");
+  const auto v = a.read<std::int32_t>({{9, 9}, {11, 11}});
+  BOOST_TEST(v == (std::vector<std::int32_t>{1, 42, 42, 42}), boost::test_tools::per_element());
+  ZARR_CHECK_ERROR(zarr::array::open(s, "b"), zarr::errc::not_found,
+                   "node \"/b\": expected a zarr.json (or a Zarr v2 .zarray or .zgroup), got none");
+  s->set("c/.zarray", std::as_bytes(std::span(std::string_view(R"({"zarr_format": 2})"))));
+  ZARR_CHECK_ERROR(zarr::array::open(s, "c"), zarr::errc::invalid_metadata, "node \"/c\": .zarray: shape: expected a value");
+}
+
+BOOST_AUTO_TEST_CASE(refuses_to_invent_values_for_missing_chunks_without_a_fill_value) {
+  auto s = store_with({{"n/.zarray", R"({"chunks": [2], "compressor": null, "dtype": "<u2", "fill_value": null,
+                                         "filters": null, "order": "C", "shape": [4], "zarr_format": 2})"}});
+  auto a = zarr::array::open(s, "n");
+  a.write<std::uint16_t>({{0}, {2}}, std::vector<std::uint16_t>{0, 0});  // stored although zeros
+  BOOST_TEST(s->get("n/0").has_value());
+  BOOST_TEST(a.read<std::uint16_t>({{0}, {2}}) == (std::vector<std::uint16_t>{0, 0}), boost::test_tools::per_element());
+  ZARR_CHECK_ERROR(a.read<std::uint16_t>({{1}, {3}}), zarr::errc::not_found,
+                   "array \"/n\", chunk \"n/1\": expected a stored chunk (the array has no fill value, \"fill_value\": null)");
+  ZARR_CHECK_ERROR(a.read_chunk(std::vector<std::uint64_t>{1}), zarr::errc::not_found, "chunk \"n/1\"");
+}
+
+BOOST_AUTO_TEST_CASE(writes_v2_arrays_and_groups_that_read_back) {
+  auto s = std::make_shared<zarr::memory_store>();
+  auto m = zarr::array_metadata::parse_v2(
+      R"({"chunks": [2, 3], "compressor": {"id": "gzip", "level": 1}, "dtype": ">i2", "fill_value": -1,
+          "filters": null, "order": "F", "shape": [3, 4], "zarr_format": 2, "dimension_separator": "/"})",
+      {{"_ARRAY_DIMENSIONS", json::array{"y", "x"}}});
+  auto a = zarr::array::create(s, "g/h/a", m);
+  // Parents are v2 groups; attributes go to .zattrs.
+  BOOST_TEST(text_of(*s, ".zgroup") == "{\n  \"zarr_format\": 2\n}\n");
+  BOOST_TEST(text_of(*s, "g/h/.zgroup") == "{\n  \"zarr_format\": 2\n}\n");
+  BOOST_TEST(zarr::parse_json(text_of(*s, "g/h/a/.zattrs")) == zarr::parse_json(R"({"_ARRAY_DIMENSIONS": ["y", "x"]})"));
+  BOOST_TEST(zarr::parse_json(text_of(*s, "g/h/a/.zarray")) == zarr::parse_json(
+      R"({"chunks": [2, 3], "compressor": {"id": "gzip", "level": 1}, "dimension_separator": "/", "dtype": ">i2",
+          "fill_value": -1, "filters": null, "order": "F", "shape": [3, 4], "zarr_format": 2})"));
+  std::vector<std::int16_t> v(12);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::int16_t>(i * 300 - 1000);
+  a.write<std::int16_t>(zarr::region::all(a.shape()), v);
+  // Chunk "0/0" holds rows 0-1, columns 0-2 in F order, big-endian, gzip'd.
+  const auto chunk = zarr::gzip_codec({.level = 1}, "test").decode(*s->get("g/h/a/0/0"));
+  const std::int16_t f_order[] = {-1000, 200, -700, 500, -400, 800};
+  BOOST_TEST_REQUIRE(chunk.size() == 12u);
+  for (std::size_t i = 0; i < 6; ++i)
+    BOOST_TEST(static_cast<std::int16_t>((std::to_integer<int>(chunk[2 * i]) << 8) | std::to_integer<int>(chunk[2 * i + 1])) ==
+               f_order[i]);
+  BOOST_TEST(zarr::array::open(s, "g/h/a").read<std::int16_t>(zarr::region::all(a.shape())) == v,
+             boost::test_tools::per_element());
+  a.set_attributes({});
+  BOOST_TEST(!s->get("g/h/a/.zattrs").has_value());
+  ZARR_CHECK_ERROR(zarr::group::create(s, "g"), zarr::errc::already_exists, "node \"/g\"");
+  zarr::group::create(s, "g/k", {{"a", 1}}, false, 2);
+  BOOST_TEST(text_of(*s, "g/k/.zattrs") == "{\n  \"a\": 1\n}\n");
+  BOOST_TEST(zarr::group::open(s, "g").children() == (std::vector<std::string>{"h", "k"}), boost::test_tools::per_element());
+  auto bad = m;
+  bad.type = zarr::data_type::bfloat16;
+  ZARR_CHECK_ERROR(zarr::array::create(s, "bf", bad), zarr::errc::unsupported,
+                   ".zarray: dtype: expected a data type that Zarr v2 (NumPy) has, got bfloat16");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
