@@ -178,6 +178,20 @@ std::pair<std::string, std::string> split_key(std::string_view key) {
   return {std::string(key.substr(0, slash)), std::string(key.substr(slash + 1))};
 }
 
+// A key's folder (relative to the root; "" at the root) and file name, and the folder opened
+// beneath the root directory `root` (O_PATH): fd -1 with errno set when that fails, and no
+// descriptor for a key at the root.
+struct key_place {
+  std::string folder, name;
+  file dir;
+};
+
+key_place place_beneath(int root, std::string_view key) {
+  auto [folder, name] = split_key(key);
+  const int fd = folder.empty() ? -1 : open_beneath(root, folder, O_PATH | O_DIRECTORY);
+  return key_place{std::move(folder), std::move(name), file{fd}};  // built in place: `file` is never copied
+}
+
 }  // namespace
 
 filesystem_store::filesystem_store(const fs::path& root, bool create) {
@@ -371,10 +385,8 @@ std::optional<std::uint64_t> filesystem_store::size(std::string_view key) const 
 void filesystem_store::set(std::string_view key, std::span<const std::byte> value) {
   check_key(key);
   kept_->forget(key);
-  const auto [folder, name] = split_key(key);
-  file dir;
+  auto [folder, name, dir] = place_beneath(*root_fd_, key);
   if (!folder.empty()) {
-    dir.fd = open_beneath(*root_fd_, folder, O_PATH | O_DIRECTORY);
     if (dir.fd < 0 && errno == ENOENT) dir.fd = make_folders_beneath(*root_fd_, folder);
     if (dir.fd < 0) return set_by_path(key, value);  // the slow way decides, and words any error
   }
@@ -395,10 +407,8 @@ void filesystem_store::set_by_path(std::string_view key, std::span<const std::by
 void filesystem_store::erase(std::string_view key) {
   check_key(key);
   kept_->forget(key);
-  const auto [folder, name] = split_key(key);
-  file dir;
+  const auto [folder, name, dir] = place_beneath(*root_fd_, key);
   if (!folder.empty()) {
-    dir.fd = open_beneath(*root_fd_, folder, O_PATH | O_DIRECTORY);
     if (dir.fd < 0) {
       if (errno == ENOENT) return;  // no folder, no key
       return erase_by_path(key);
