@@ -93,6 +93,7 @@ class parser {
     if (pos_ == start) malformed("a name", start);
     auto n = s_.substr(start, pos_ - start);
     if (const auto colon = n.rfind(':'); colon != std::string_view::npos) n.remove_prefix(colon + 1);
+    if (n.empty()) malformed("a name after the namespace prefix", start);  // "<F:>" names nothing
     return std::string(n);
   }
 

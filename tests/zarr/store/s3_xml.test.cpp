@@ -40,6 +40,9 @@ BOOST_AUTO_TEST_CASE(rejects_malformed_documents_saying_where) {
   ZARR_CHECK_ERROR(zarr::parse_xml("<a><b></a>"), zarr::errc::io, "expected the end tag of <b>");
   ZARR_CHECK_ERROR(zarr::parse_xml("<a>"), zarr::errc::io, "expected the end tag of <a>");
   ZARR_CHECK_ERROR(zarr::parse_xml("<a></a><b/>"), zarr::errc::io, "the end of the document");
+  // a namespace prefix with no local name after it (found by zarr.fuzz.s3_xml)
+  ZARR_CHECK_ERROR(zarr::parse_xml("<F:/>"), zarr::errc::io, "expected a name after the namespace prefix");
+  ZARR_CHECK_ERROR(zarr::parse_xml("<a></a:>"), zarr::errc::io, "expected a name after the namespace prefix");
   ZARR_CHECK_ERROR(zarr::parse_xml("<a>&bogus;</a>"), zarr::errc::io, "a predefined entity");
   ZARR_CHECK_ERROR(zarr::parse_xml("<a>&#xD800;</a>"), zarr::errc::io, "a valid character reference");
   ZARR_CHECK_ERROR(zarr::parse_xml("<!DOCTYPE a><a/>"), zarr::errc::io, "a root element");
