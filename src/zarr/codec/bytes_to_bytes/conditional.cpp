@@ -59,11 +59,13 @@ json::value conditional_codec::to_json() const {
 
 bytes conditional_codec::encode(std::span<const std::byte> in) const {
   bytes header(static_cast<std::size_t>(header_bytes_), std::byte{0});
-  bytes current(in.begin(), in.end());
+  bytes kept;  // the output of the last codec applied; the input itself until one is
+  std::span<const std::byte> current = in;
   for (std::size_t i = 0; i < codecs_.size(); ++i) {
     auto trial = codecs_[i]->encode(current);
     if (trial.size() >= current.size()) continue;
-    current = std::move(trial);
+    kept = std::move(trial);
+    current = kept;
     header[i / 8] |= static_cast<std::byte>(1u << (i % 8));
   }
   header.insert(header.end(), current.begin(), current.end());
