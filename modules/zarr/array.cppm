@@ -6,6 +6,7 @@ module;
 #include <cstddef>
 #include <functional>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -60,6 +61,7 @@ class array {
   [[nodiscard]] const std::vector<std::uint64_t>& shape() const noexcept { return meta_.shape; }
   [[nodiscard]] data_type type() const noexcept { return meta_.type; }
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  // (With a rectilinear chunk grid: the chain of chunk 0, 0, ...)
   [[nodiscard]] const codec_chain& codecs() const noexcept { return *chain_; }
   [[nodiscard]] store& storage() const noexcept { return *store_; }
 
@@ -144,14 +146,22 @@ class array {
   void write_metadata() const;
   // Throws not_found when the array has no fill value (for a missing chunk, which has no value).
   void check_fill_value() const;
+  // The shape of a chunk (with a rectilinear grid, chunks differ) and the chain that encodes it.
+  [[nodiscard]] std::vector<std::uint64_t> chunk_shape_of(std::span<const std::uint64_t> chunk_index) const;
+  [[nodiscard]] const codec_chain& chain_of(std::span<const std::uint64_t> chunk_index) const;
   // Decodes a stored chunk into `out` (a whole chunk); errors name the array and the key.
-  void decode_chunk(const std::string& key, std::span<const std::byte> stored, std::span<std::byte> out) const;
-  void store_chunk(const std::string& key, std::span<const std::byte> chunk, const write_options& options) const;
+  void decode_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::byte> stored,
+                    std::span<std::byte> out) const;
+  void store_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::byte> chunk,
+                   const write_options& options) const;
 
   std::shared_ptr<store> store_;
   std::string path_;
   array_metadata meta_;
+  std::vector<grid_axis> grid_;
   std::shared_ptr<const codec_chain> chain_;
+  // With a rectilinear grid: a chain per chunk shape, all resolved when the array is opened.
+  std::map<std::vector<std::uint64_t>, std::shared_ptr<const codec_chain>> chains_;
 };
 
 class group {

@@ -1,6 +1,7 @@
 // zarr.metadata: the zarr.json documents of arrays and groups (Zarr v3 core spec "Array
-// metadata", "Group metadata", "Extensions", "must_understand"), the regular chunk grid and
-// the `default` and `v2` chunk key encodings. Parsing validates every field and names it in
+// metadata", "Group metadata", "Extensions", "must_understand"), the regular and rectilinear
+// (zarr-extensions chunk-grids/rectilinear) chunk grids and the `default` and `v2` chunk key
+// encodings. Parsing validates every field and names it in
 // errors; writing gives the canonical document.
 module;
 #include <cstdint>
@@ -17,6 +18,7 @@ export module zarr.metadata;
 
 export import zarr.dtype;
 export import zarr.error;
+export import zarr.nd;
 
 export namespace zarr {
 
@@ -45,7 +47,13 @@ struct array_metadata {
   int zarr_format = 3;                     // 2: a `.zarray` (with `.zattrs`), 3: a zarr.json
   std::vector<std::uint64_t> shape;
   data_type type = data_type::float64;
-  std::vector<std::uint64_t> chunk_shape;  // the regular chunk grid
+  std::vector<std::uint64_t> chunk_shape;  // the regular chunk grid (see chunk_edges)
+  // The rectilinear chunk grid (zarr-extensions chunk-grids/rectilinear) instead of the
+  // regular one: per dimension, the edge lengths listed (runs expanded), or none where one
+  // integer was given, which chunk_shape[i] then holds (chunk_shape[i] is 0 where edges are
+  // listed).
+  bool rectilinear = false;
+  std::vector<std::vector<std::uint64_t>> chunk_edges;
   chunk_key_encoding key_encoding;
   scalar fill_value;
   bool no_fill_value = false;              // Zarr v2 `"fill_value": null`: a missing chunk has no value
@@ -67,7 +75,9 @@ struct array_metadata {
   // The document's text, with the fill value in its shortest exact form: the zarr.json, or
   // for zarr_format 2 the `.zarray` (attributes go to `.zattrs`).
   [[nodiscard]] std::string to_text() const;
-  // Chunks along each dimension: ceil(shape / chunk_shape).
+  // The chunk grid, dimension by dimension.
+  [[nodiscard]] std::vector<grid_axis> grid() const;
+  // Chunks along each dimension that hold elements of the array (regular: ceil(shape / chunk_shape)).
   [[nodiscard]] std::vector<std::uint64_t> grid_shape() const;
 };
 

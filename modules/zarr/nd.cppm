@@ -124,8 +124,34 @@ void fill(const array_view& dst, const scalar& value);
 // Whether every element of `data` equals `value` bit for bit.
 [[nodiscard]] bool all_equal(std::span<const std::byte> data, const scalar& value) noexcept;
 
-// The part of a region `r` that lies in one cell of a regular grid (a chunk of an array, an
-// inner chunk of a shard).
+// One dimension of a grid of cells: cells of `step` elements, or, when `ends` is not empty,
+// cell k spanning [ends[k - 1], ends[k]) (from 0 for k = 0): the rectilinear chunk grid's
+// edge lengths, summed.
+struct grid_axis {
+  std::uint64_t step = 0;
+  std::vector<std::uint64_t> ends;
+
+  [[nodiscard]] std::uint64_t cell_of(std::uint64_t i) const noexcept {
+    if (ends.empty()) return i / step;
+    std::size_t lo = 0, hi = ends.size();  // the first end above i
+    while (lo < hi) {
+      const auto mid = lo + (hi - lo) / 2;
+      if (ends[mid] > i) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+  [[nodiscard]] std::uint64_t origin(std::uint64_t cell) const noexcept {
+    if (ends.empty()) return cell * step;
+    return cell == 0 ? 0 : ends[static_cast<std::size_t>(cell - 1)];
+  }
+  [[nodiscard]] std::uint64_t edge(std::uint64_t cell) const noexcept {
+    return ends.empty() ? step : ends[static_cast<std::size_t>(cell)] - origin(cell);
+  }
+};
+
+// The part of a region `r` that lies in one cell of a grid (a chunk of an array, an inner
+// chunk of a shard).
 struct cell_part {
   std::vector<std::uint64_t> cell;       // the cell's index in the grid
   region in_cell;                        // the part, in the cell's own coordinates
@@ -133,28 +159,29 @@ struct cell_part {
   [[nodiscard]] std::vector<std::uint64_t> extent() const { return in_cell.extent(); }
 };
 
-// Calls f(const cell_part&) for every cell of the grid of cells of `cell_shape` that meets
-// `r`, in C order of the cells.
-template <class F>
-void for_each_cell_part(std::span<const std::uint64_t> cell_shape, const region& r, F&& f) {
-  const auto rank = cell_shape.size();
+// Calls f(const cell_part&) for every cell that meets `r`, in C order of the cells, of the
+// grid whose cell c along dimension i starts at origin(i, c) and has edge(i, c) elements, and
+// where cell_of(i, x) holds element x.
+template <class CellOf, class Origin, class Edge, class F>
+void for_each_cell_part_of(std::size_t rank, CellOf&& cell_of, Origin&& origin, Edge&& edge, const region& r, F&& f) {
   for (std::size_t i = 0; i < rank; ++i)
     if (r.start[i] == r.stop[i]) return;
   cell_part part{std::vector<std::uint64_t>(rank), {std::vector<std::uint64_t>(rank), std::vector<std::uint64_t>(rank)},
                  std::vector<std::uint64_t>(rank)};
   std::vector<std::uint64_t> first(rank), last(rank);
   for (std::size_t i = 0; i < rank; ++i) {
-    first[i] = r.start[i] / cell_shape[i];
-    last[i] = (r.stop[i] - 1) / cell_shape[i];
+    first[i] = cell_of(i, r.start[i]);
+    last[i] = cell_of(i, r.stop[i] - 1);
   }
   part.cell = first;
   for (;;) {
     for (std::size_t i = 0; i < rank; ++i) {
-      const auto origin = part.cell[i] * cell_shape[i];
-      const auto lo = r.start[i] > origin ? r.start[i] : origin;
-      const auto hi = r.stop[i] < origin + cell_shape[i] ? r.stop[i] : origin + cell_shape[i];
-      part.in_cell.start[i] = lo - origin;
-      part.in_cell.stop[i] = hi - origin;
+      const auto lo_cell = origin(i, part.cell[i]);
+      const auto hi_cell = lo_cell + edge(i, part.cell[i]);
+      const auto lo = r.start[i] > lo_cell ? r.start[i] : lo_cell;
+      const auto hi = r.stop[i] < hi_cell ? r.stop[i] : hi_cell;
+      part.in_cell.start[i] = lo - lo_cell;
+      part.in_cell.stop[i] = hi - lo_cell;
       part.in_region[i] = lo - r.start[i];
     }
     f(static_cast<const cell_part&>(part));
@@ -168,7 +195,25 @@ void for_each_cell_part(std::span<const std::uint64_t> cell_shape, const region&
   }
 }
 
+// The same for the regular grid of cells of `cell_shape`.
+template <class F>
+void for_each_cell_part(std::span<const std::uint64_t> cell_shape, const region& r, F&& f) {
+  for_each_cell_part_of(
+      cell_shape.size(), [&](std::size_t i, std::uint64_t x) { return x / cell_shape[i]; },
+      [&](std::size_t i, std::uint64_t c) { return c * cell_shape[i]; }, [&](std::size_t i, std::uint64_t) { return cell_shape[i]; },
+      r, f);
+}
+
+// The same for a grid given axis by axis.
+template <class F>
+void for_each_cell_part(std::span<const grid_axis> grid, const region& r, F&& f) {
+  for_each_cell_part_of(
+      grid.size(), [&](std::size_t i, std::uint64_t x) { return grid[i].cell_of(x); },
+      [&](std::size_t i, std::uint64_t c) { return grid[i].origin(c); },
+      [&](std::size_t i, std::uint64_t c) { return grid[i].edge(c); }, r, f);
+}
+
 // The same, collected (to be processed in parallel).
-[[nodiscard]] std::vector<cell_part> cell_parts(std::span<const std::uint64_t> cell_shape, const region& r);
+[[nodiscard]] std::vector<cell_part> cell_parts(std::span<const grid_axis> grid, const region& r);
 
 }  // namespace zarr

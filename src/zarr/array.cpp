@@ -7,6 +7,7 @@ module;
 #include <cstring>
 #include <array>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -121,8 +122,34 @@ class chunk_progress {
   std::mutex mutex_;
 };
 
-// The fill value, as chunk_spec of the whole chunk.
-chunk_spec chunk_spec_of(const array_metadata& m) { return {m.chunk_shape, m.type, m.fill_value}; }
+// What the codec chain of a chunk of `shape` decodes to.
+chunk_spec chunk_spec_of(const array_metadata& m, std::vector<std::uint64_t> shape) {
+  return {std::move(shape), m.type, m.fill_value};
+}
+
+// The chunk shapes a rectilinear grid has (docs/decisions.md 50): every combination of the
+// edge lengths each dimension lists, or of its step.
+constexpr std::size_t max_chunk_shapes = 4096;
+std::vector<std::vector<std::uint64_t>> chunk_shapes(const array_metadata& m) {
+  std::vector<std::vector<std::uint64_t>> out{{}};
+  for (std::size_t i = 0; i < m.shape.size(); ++i) {
+    std::vector<std::uint64_t> edges = m.chunk_edges[i];
+    if (edges.empty()) edges.push_back(m.chunk_shape[i]);
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    if (edges.size() > max_chunk_shapes / out.size())
+      throw error(errc::unsupported, "chunk_grid: expected at most " + std::to_string(max_chunk_shapes) +
+                                         " different chunk shapes, got more");
+    std::vector<std::vector<std::uint64_t>> next;
+    for (const auto& shape : out)
+      for (auto e : edges) {
+        next.push_back(shape);
+        next.back().push_back(e);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -156,7 +183,22 @@ array::array(std::shared_ptr<store> s, std::string path, array_metadata meta)
     : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)) {
   try {
     if (meta_.zarr_format == 2) meta_.codecs = v2_codecs(meta_);
-    chain_ = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_), "codecs", meta_.source);
+    grid_ = meta_.grid();
+    if (meta_.rectilinear) {
+      for (auto& shape : chunk_shapes(meta_)) {
+        try {
+          chains_[shape] = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_, shape), "codecs", meta_.source);
+        } catch (const error& e) {
+          std::string dims;
+          for (auto d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+          throw error(e.code(), "for chunks of shape [" + dims + "]: " + e.what());
+        }
+      }
+      chain_ = chains_.at(chunk_shape_of(std::vector<std::uint64_t>(meta_.shape.size(), 0)));
+    } else {
+      chain_ = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_, meta_.chunk_shape), "codecs",
+                                                   meta_.source);
+    }
     if (meta_.zarr_format == 2) meta_.codecs = chain_->to_json();  // canonical: numcodecs.blosc as blosc
   } catch (const error& e) {
     throw error(e.code(), "array " + node_name_for_errors(path_) + ": " + e.what());
@@ -233,34 +275,48 @@ std::vector<std::uint64_t> c_order_extent(const region& r, std::size_t buffer_by
 
 }  // namespace
 
-void array::decode_chunk(const std::string& key, std::span<const std::byte> stored, std::span<std::byte> out) const {
-  naming_the_chunk(path_, key, [&] { chain_->decode_into(stored, out); });
+std::vector<std::uint64_t> array::chunk_shape_of(std::span<const std::uint64_t> chunk_index) const {
+  std::vector<std::uint64_t> shape(grid_.size());
+  for (std::size_t i = 0; i < grid_.size(); ++i) shape[i] = grid_[i].edge(chunk_index[i]);
+  return shape;
+}
+
+const codec_chain& array::chain_of(std::span<const std::uint64_t> chunk_index) const {
+  return chains_.empty() ? *chain_ : *chains_.at(chunk_shape_of(chunk_index));
+}
+
+void array::decode_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key,
+                         std::span<const std::byte> stored, std::span<std::byte> out) const {
+  naming_the_chunk(path_, key, [&] { chain_of(chunk_index).decode_into(stored, out); });
 }
 
 bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
   const auto key = chunk_key(chunk_index);
+  const auto spec = chunk_spec_of(meta_, chunk_shape_of(chunk_index));
   const auto stored = store_->get(key);
   if (!stored) {
     naming_the_chunk(path_, key, [&] { check_fill_value(); });
-    return filled(chunk_spec_of(meta_).num_elements(), meta_.fill_value);
+    return filled(spec.num_elements(), meta_.fill_value);
   }
-  bytes chunk(static_cast<std::size_t>(chunk_spec_of(meta_).byte_size()));
-  decode_chunk(key, *stored, chunk);
+  bytes chunk(static_cast<std::size_t>(spec.byte_size()));
+  decode_chunk(chunk_index, key, *stored, chunk);
   return chunk;
 }
 
-void array::store_chunk(const std::string& key, std::span<const std::byte> chunk, const write_options& options) const {
+void array::store_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key,
+                        std::span<const std::byte> chunk, const write_options& options) const {
   // Without a fill value (Zarr v2 null), every chunk written is stored.
   if (!options.write_empty_chunks && !meta_.no_fill_value && all_equal(chunk, meta_.fill_value)) {
     store_->erase(key);
     return;
   }
-  if (chain_->identity()) {
+  const auto& chain = chain_of(chunk_index);
+  if (chain.identity()) {
     store_->set(key, chunk);
     return;
   }
   const thread_buffer<struct encoded_chunk_tag> encoded;
-  naming_the_chunk(path_, key, [&] { chain_->encode_into(chunk, *encoded); });
+  naming_the_chunk(path_, key, [&] { chain.encode_into(chunk, *encoded); });
   store_->set(key, *encoded);
   let_go_if_large(*encoded);
 }
@@ -300,8 +356,8 @@ void array::for_each_chunk(const std::function<void(std::span<const std::uint64_
     if (!index) continue;
     region r{std::vector<std::uint64_t>(index->size()), std::vector<std::uint64_t>(index->size())};
     for (std::size_t i = 0; i < index->size(); ++i) {
-      r.start[i] = (*index)[i] * meta_.chunk_shape[i];
-      r.stop[i] = std::min(meta_.shape[i], r.start[i] + meta_.chunk_shape[i]);
+      r.start[i] = grid_[i].origin((*index)[i]);
+      r.stop[i] = std::min(meta_.shape[i], r.start[i] + grid_[i].edge((*index)[i]));
     }
     f(*index, r);
   }
@@ -332,14 +388,14 @@ void array::read(const region& r, const array_view& out, const read_options& opt
   check_region(r);
   check_view(r, out, "output");
   if (r.num_elements() == 0) return;
-  const auto parts = cell_parts(meta_.chunk_shape, r);
+  const auto parts = cell_parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
   parallel_for(parts.size(), [&](std::size_t t) {
     const auto& part = parts[t];
     const auto key = chunk_key(part.cell);
     const auto place = out.window(part.in_region, part.extent());
     naming_the_chunk(path_, key, [&] {
-      if (!chain_->decode_region(store_chunk_reader(*store_, key), part.in_cell, place)) {
+      if (!chain_of(part.cell).decode_region(store_chunk_reader(*store_, key), part.in_cell, place)) {
         check_fill_value();
         fill(place, meta_.fill_value);
       }
@@ -362,38 +418,39 @@ void array::write(const region& r, const const_array_view& in, const write_optio
   check_view(r, in, "input");
   if (r.num_elements() == 0) return;
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
-  const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_).byte_size());
-  const auto parts = cell_parts(meta_.chunk_shape, r);
+  const auto parts = cell_parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
   parallel_for(parts.size(), [&](std::size_t t) {
     const auto& part = parts[t];
+    const auto shape = chunk_shape_of(part.cell);
+    const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
     bool covers = true;    // the region covers every element of the chunk inside the array
     bool interior = true;  // the chunk lies wholly inside the array
     for (std::size_t i = 0; i < meta_.shape.size(); ++i) {
-      const auto origin = part.cell[i] * meta_.chunk_shape[i];
-      const auto inside = std::min(meta_.shape[i] - origin, meta_.chunk_shape[i]);
+      const auto origin = grid_[i].origin(part.cell[i]);
+      const auto inside = std::min(meta_.shape[i] - origin, shape[i]);
       covers = covers && part.in_cell.start[i] == 0 && part.in_cell.stop[i] == inside;
-      interior = interior && inside == meta_.chunk_shape[i];
+      interior = interior && inside == shape[i];
     }
     const auto key = chunk_key(part.cell);
     const auto source = in.window(part.in_region, part.extent());
     const std::lock_guard lock(chunk_lock(key));
     if (covers && interior && source.c_contiguous()) {
-      store_chunk(key, std::span(source.data, chunk_bytes), options);
+      store_chunk(part.cell, key, std::span(source.data, chunk_bytes), options);
     } else {
       const thread_buffer<struct chunk_tag> chunk;
       const thread_buffer<struct stored_chunk_tag> stored;
       chunk->resize(chunk_bytes);  // not zeroed
-      const auto whole = array_view::c_order(chunk->data(), meta_.chunk_shape, size);
+      const auto whole = array_view::c_order(chunk->data(), shape, size);
       if (covers && interior) {
         // every element is written below
       } else if (!covers && store_->get_into(key, *stored)) {
-        decode_chunk(key, *stored, *chunk);
+        decode_chunk(part.cell, key, *stored, *chunk);
       } else {
         fill(whole, meta_.fill_value);
       }
       copy(source, whole.window(part.in_cell.start, part.extent()));
-      store_chunk(key, *chunk, options);
+      store_chunk(part.cell, key, *chunk, options);
       let_go_if_large(*chunk);
       let_go_if_large(*stored);
     }
@@ -424,11 +481,12 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
   const auto rank = new_shape.size();
   // Visit every chunk of the old grid that reaches past the new shape.
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
-  for_each_cell_part(old_meta.chunk_shape, region::all(old_meta.shape), [&](const cell_part& part) {
+  for_each_cell_part(std::span<const grid_axis>(grid_), region::all(old_meta.shape), [&](const cell_part& part) {
     bool outside = false, partial = false;
+    const auto shape = chunk_shape_of(part.cell);
     for (std::size_t i = 0; i < rank; ++i) {
-      const auto lo = part.cell[i] * meta_.chunk_shape[i];
-      const auto hi = lo + meta_.chunk_shape[i];
+      const auto lo = grid_[i].origin(part.cell[i]);
+      const auto hi = lo + shape[i];
       if (lo >= new_shape[i]) outside = true;
       else if (new_shape[i] < hi && new_shape[i] < old_meta.shape[i]) partial = true;
     }
@@ -441,16 +499,16 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     const std::lock_guard lock(chunk_lock(key));  // a read-modify-write like write()'s
     const auto stored = store_->get(key);
     if (!stored) return;
-    bytes chunk(static_cast<std::size_t>(chunk_spec_of(meta_).byte_size()));
-    decode_chunk(key, *stored, chunk);
+    const auto spec = chunk_spec_of(meta_, shape);
+    bytes chunk(static_cast<std::size_t>(spec.byte_size()));
+    decode_chunk(part.cell, key, *stored, chunk);
     // The part inside the new shape is kept, the rest reset to the fill value.
-    auto fresh = filled(chunk_spec_of(meta_).num_elements(), meta_.fill_value);
+    auto fresh = filled(spec.num_elements(), meta_.fill_value);
     std::vector<std::uint64_t> zero(rank, 0), keep(rank);
-    for (std::size_t i = 0; i < rank; ++i)
-      keep[i] = std::min(meta_.chunk_shape[i], new_shape[i] - part.cell[i] * meta_.chunk_shape[i]);
-    copy(const_array_view::c_order(chunk.data(), meta_.chunk_shape, size).window(zero, keep),
-         array_view::c_order(fresh.data(), meta_.chunk_shape, size).window(zero, keep));
-    store_chunk(key, fresh, {});
+    for (std::size_t i = 0; i < rank; ++i) keep[i] = std::min(shape[i], new_shape[i] - grid_[i].origin(part.cell[i]));
+    copy(const_array_view::c_order(chunk.data(), shape, size).window(zero, keep),
+         array_view::c_order(fresh.data(), shape, size).window(zero, keep));
+    store_chunk(part.cell, key, fresh, {});
   });
   write_metadata();
 }

@@ -90,16 +90,14 @@ void unknown_member(json::object& extra, std::string_view key, const json::value
   extra[key] = value;
 }
 
-// The chunk shape against the shape (`chunks` names the chunk shape's field): same rank,
-// positive, and every size and the end of the chunk grid within 64 bits.
+// The chunk grid against the shape (`chunks` names the grid's field): same rank, positive
+// edges, a rectilinear grid's edges reaching the shape, and every size and the end of the
+// grid within 64 bits.
 void check_grid(const array_metadata& m, const std::string& chunks) {
-  if (m.chunk_shape.size() != m.shape.size())
-    throw error(errc::invalid_metadata, chunks + ": expected " + std::to_string(m.shape.size()) +
-                                            " dimensions (the rank of shape), got " + std::to_string(m.chunk_shape.size()));
-  for (std::size_t i = 0; i < m.chunk_shape.size(); ++i)
-    if (m.chunk_shape[i] == 0)
-      throw error(errc::invalid_metadata, chunks + "[" + std::to_string(i) + "]: expected a positive integer, got 0");
-
+  const auto rank = m.shape.size();
+  if (m.chunk_shape.size() != rank || (m.rectilinear && m.chunk_edges.size() != rank))
+    throw error(errc::invalid_metadata, chunks + ": expected " + std::to_string(rank) + " dimensions (the rank of shape), got " +
+                                            std::to_string(m.rectilinear ? m.chunk_edges.size() : m.chunk_shape.size()));
   // Element counts and byte sizes must be representable (a hostile document could claim
   // a chunk of 2^70 bytes).
   const auto checked_product = [&](const std::vector<std::uint64_t>& dims, std::uint64_t factor, std::string_view what) {
@@ -110,16 +108,109 @@ void check_grid(const array_metadata& m, const std::string& chunks) {
     return n;
   };
   checked_product(m.shape, static_cast<std::uint64_t>(info(m.type).size), "shape");
-  checked_product(m.chunk_shape, static_cast<std::uint64_t>(info(m.type).size), chunks);
-  // So must the end of the chunk grid: ceil(shape / chunk) * chunk, where the last chunk ends.
-  for (std::size_t i = 0; i < m.shape.size(); ++i) {
+  std::vector<std::uint64_t> largest(rank);  // the largest chunk's shape
+  for (std::size_t i = 0; i < rank; ++i) {
+    const auto where = chunks + "[" + std::to_string(i) + "]";
+    if (m.rectilinear && !m.chunk_edges[i].empty()) {
+      // Listed edges: their sum (where the last chunk ends) must reach the shape.
+      std::uint64_t end = 0;
+      for (auto e : m.chunk_edges[i]) {
+        if (e == 0) throw error(errc::invalid_metadata, where + ": expected positive edge lengths, got 0");
+        if (__builtin_add_overflow(end, e, &end))
+          throw error(errc::invalid_metadata, where + ": expected edge lengths whose sum fits in 64 bits, got more");
+        largest[i] = std::max(largest[i], e);
+      }
+      if (end < m.shape[i])
+        throw error(errc::invalid_metadata, where + ": expected edge lengths that add up to at least the shape (" +
+                                                std::to_string(m.shape[i]) + "), got " + std::to_string(end));
+      continue;
+    }
+    if (m.chunk_shape[i] == 0) throw error(errc::invalid_metadata, where + ": expected a positive integer, got 0");
+    largest[i] = m.chunk_shape[i];
+    // The end of the grid, ceil(shape / chunk) * chunk, where the last chunk ends.
     const std::uint64_t count = m.shape[i] / m.chunk_shape[i] + (m.shape[i] % m.chunk_shape[i] != 0);
     std::uint64_t end = 0;
     if (__builtin_mul_overflow(count, m.chunk_shape[i], &end))
-      throw error(errc::invalid_metadata, chunks + "[" + std::to_string(i) +
-                                              "]: expected chunks that end within 2^64 - 1 elements (shape " +
+      throw error(errc::invalid_metadata, where + ": expected chunks that end within 2^64 - 1 elements (shape " +
                                               std::to_string(m.shape[i]) + "), got chunks of " + std::to_string(m.chunk_shape[i]));
   }
+  checked_product(largest, static_cast<std::uint64_t>(info(m.type).size), chunks);
+}
+
+// Edges a rectilinear grid may list along one dimension, runs expanded (docs/decisions.md 50):
+// a run [1, 2^60] would otherwise take all memory.
+constexpr std::uint64_t max_listed_edges = std::uint64_t{1} << 20;
+
+// The rectilinear chunk grid's configuration (zarr-extensions chunk-grids/rectilinear,
+// "Configuration"): kind "inline" and, per dimension, one integer (a regular step) or a list
+// of edge lengths and [value, count] runs.
+void parse_rectilinear(const json::object& config, array_metadata& m) {
+  only_keys(config, {"kind", "chunk_shapes"}, "chunk_grid.configuration");
+  const auto* kind = config.if_contains("kind");
+  if (kind == nullptr || !kind->is_string()) bad("chunk_grid.configuration.kind", "\"inline\"", kind);
+  if (kind->as_string() != "inline")
+    throw error(errc::unsupported, "chunk_grid.configuration.kind: expected \"inline\" (the only kind defined), got " +
+                                       json::serialize(*kind));
+  const std::string where = "chunk_grid.configuration.chunk_shapes";
+  const auto* shapes = config.if_contains("chunk_shapes");
+  if (shapes == nullptr || !shapes->is_array()) bad(where, "an array with an entry per dimension", shapes);
+  const auto& list = shapes->as_array();
+  m.rectilinear = true;
+  m.chunk_shape.assign(list.size(), 0);
+  m.chunk_edges.assign(list.size(), {});
+  const auto positive = [](const json::value& v, const std::string& at) {
+    const auto n = non_negative(v, at);
+    if (n == 0) throw error(errc::invalid_metadata, at + ": expected a positive integer, got 0");
+    return n;
+  };
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto at = where + "[" + std::to_string(i) + "]";
+    if (!list[i].is_array()) {
+      m.chunk_shape[i] = positive(list[i], at);
+      continue;
+    }
+    auto& edges = m.chunk_edges[i];
+    const auto& items = list[i].as_array();
+    if (items.empty()) bad(at, "an integer or a non-empty array of edge lengths", &list[i]);
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      const auto item_at = at + "[" + std::to_string(k) + "]";
+      std::uint64_t value = 0, count = 1;
+      if (const auto* run = items[k].if_array()) {
+        if (run->size() != 2) bad(item_at, "an edge length or a run [edge length, count]", &items[k]);
+        value = positive((*run)[0], item_at + "[0]");
+        count = positive((*run)[1], item_at + "[1]");
+      } else {
+        value = positive(items[k], item_at);
+      }
+      if (count > max_listed_edges - edges.size())
+        throw error(errc::unsupported, at + ": expected at most " + std::to_string(max_listed_edges) +
+                                           " edge lengths, got more");
+      edges.insert(edges.end(), static_cast<std::size_t>(count), value);
+    }
+  }
+}
+
+// The configuration as written: an integer where one was given, otherwise the edge lengths
+// with every run of two or more equal ones as [value, count].
+json::object rectilinear_configuration(const array_metadata& m) {
+  json::array shapes;
+  for (std::size_t i = 0; i < m.chunk_shape.size(); ++i) {
+    if (m.chunk_edges[i].empty()) {
+      shapes.push_back(m.chunk_shape[i]);
+      continue;
+    }
+    json::array items;
+    const auto& edges = m.chunk_edges[i];
+    for (std::size_t k = 0; k < edges.size();) {
+      std::size_t n = 1;
+      while (k + n < edges.size() && edges[k + n] == edges[k]) ++n;
+      if (n == 1) items.push_back(edges[k]);
+      else items.push_back(json::array{edges[k], n});
+      k += n;
+    }
+    shapes.push_back(std::move(items));
+  }
+  return {{"kind", "inline"}, {"chunk_shapes", std::move(shapes)}};
 }
 
 // The `.zarray` text of a zarr_format 2 array (below, with the rest of Zarr v2).
@@ -183,13 +274,18 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   m.type = parse_data_type(member(*o, "data_type"), "data_type");
 
   auto [grid, grid_config] = extension(member(*o, "chunk_grid"), "chunk_grid");
-  if (grid != "regular")
-    throw error(errc::unsupported, "chunk_grid.name: expected \"regular\", got \"" + grid + "\"");
-  only_keys(grid_config, {"chunk_shape"}, "chunk_grid.configuration");
-  const auto* cs = grid_config.if_contains("chunk_shape");
-  if (cs == nullptr) bad("chunk_grid.configuration.chunk_shape", "an array of integers", nullptr);
-  m.chunk_shape = integer_list(*cs, "chunk_grid.configuration.chunk_shape");
-  check_grid(m, "chunk_grid.configuration.chunk_shape");
+  if (grid == "rectilinear") {
+    parse_rectilinear(grid_config, m);
+    check_grid(m, "chunk_grid.configuration.chunk_shapes");
+  } else if (grid == "regular") {
+    only_keys(grid_config, {"chunk_shape"}, "chunk_grid.configuration");
+    const auto* cs = grid_config.if_contains("chunk_shape");
+    if (cs == nullptr) bad("chunk_grid.configuration.chunk_shape", "an array of integers", nullptr);
+    m.chunk_shape = integer_list(*cs, "chunk_grid.configuration.chunk_shape");
+    check_grid(m, "chunk_grid.configuration.chunk_shape");
+  } else {
+    throw error(errc::unsupported, "chunk_grid.name: expected \"regular\" or \"rectilinear\", got \"" + grid + "\"");
+  }
 
   m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
   const auto& fill = member(*o, "fill_value");
@@ -238,12 +334,14 @@ json::object array_metadata::to_json() const {
   json::array shape_json, chunks_json;
   for (auto d : shape) shape_json.push_back(d);
   for (auto d : chunk_shape) chunks_json.push_back(d);
+  json::object grid{{"name", "regular"}, {"configuration", {{"chunk_shape", std::move(chunks_json)}}}};
+  if (rectilinear) grid = {{"name", "rectilinear"}, {"configuration", rectilinear_configuration(*this)}};
   json::object o{
       {"zarr_format", 3},
       {"node_type", "array"},
       {"shape", std::move(shape_json)},
       {"data_type", zarr::to_json(type)},
-      {"chunk_grid", {{"name", "regular"}, {"configuration", {{"chunk_shape", std::move(chunks_json)}}}}},
+      {"chunk_grid", std::move(grid)},
       {"chunk_key_encoding", key_encoding.to_json()},
       {"fill_value", fill_value_to_json(fill_value)},
       {"codecs", codecs},
@@ -264,9 +362,20 @@ std::string array_metadata::to_text() const {
   return serialize_metadata(to_json(), std::span(&fill, 1));
 }
 
+std::vector<grid_axis> array_metadata::grid() const {
+  std::vector<grid_axis> g(shape.size());
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    g[i].step = chunk_shape[i];
+    if (rectilinear)
+      for (auto e : chunk_edges[i]) g[i].ends.push_back((g[i].ends.empty() ? 0 : g[i].ends.back()) + e);
+  }
+  return g;
+}
+
 std::vector<std::uint64_t> array_metadata::grid_shape() const {
   std::vector<std::uint64_t> g(shape.size());
-  for (std::size_t i = 0; i < shape.size(); ++i) g[i] = shape[i] / chunk_shape[i] + (shape[i] % chunk_shape[i] != 0);
+  const auto axes = grid();
+  for (std::size_t i = 0; i < shape.size(); ++i) g[i] = shape[i] == 0 ? 0 : axes[i].cell_of(shape[i] - 1) + 1;
   return g;
 }
 
@@ -408,6 +517,8 @@ std::string zarray_text(const array_metadata& m) {
                                        std::string(name(m.type)));
   if (m.v2.order != 'C' && m.v2.order != 'F')
     throw error(errc::invalid_metadata, ".zarray: order: expected 'C' or 'F', got '" + std::string(1, m.v2.order) + "'");
+  if (m.rectilinear)
+    throw error(errc::unsupported, ".zarray: chunks: expected a regular chunk grid (Zarr v2 has no other), got a rectilinear one");
   json::array shape, chunks;
   for (auto d : m.shape) shape.push_back(d);
   for (auto d : m.chunk_shape) chunks.push_back(d);

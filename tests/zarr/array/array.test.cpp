@@ -154,13 +154,7 @@ BOOST_AUTO_TEST_CASE(reads_and_writes_in_parallel_give_the_same_bytes_as_seriall
 // A property test: random shapes, chunkings, codec chains, stores and regions, checked
 // against a plain in-memory model of the array (model.hpp).
 BOOST_AUTO_TEST_CASE(random_region_reads_and_writes_match_a_plain_model) {
-  const auto dir = zarr_test::scratch_dir();
-  const int cases = zarr_test::random_regions_match_a_plain_model(
-      [&](int trial) -> std::shared_ptr<zarr::store> {
-        if (trial % 2 == 0) return std::make_shared<zarr::memory_store>();
-        return std::make_shared<zarr::filesystem_store>(dir / std::to_string(trial));
-      },
-      60);
+  const int cases = zarr_test::random_regions_match_a_plain_model(zarr_test::memory_or_directory(zarr_test::scratch_dir()), 60);
   BOOST_TEST(cases >= 500);
 }
 

@@ -1,11 +1,13 @@
-// The array core's property test, for any store: random shapes, chunkings, codec chains and
-// regions, written and read back against a plain in-memory model of the array. Run on the
-// memory and directory stores (array.test.cpp) and on S3 (store/s3.test.cpp).
+// The array core's property test, for any store: random shapes, chunkings (regular, or
+// rectilinear in every form of its spec), codec chains and regions, written and read back
+// against a plain in-memory model of the array. Run on the memory and directory stores
+// (array.test.cpp, rectilinear.test.cpp) and on S3 (store/s3.test.cpp).
 #pragma once
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <random>
@@ -18,21 +20,58 @@ namespace zarr_test {
 
 namespace json = boost::json;
 
-inline zarr::array_metadata metadata(std::vector<std::uint64_t> shape, std::vector<std::uint64_t> chunks,
-                                     zarr::data_type type, json::value codecs, json::value fill = 0) {
-  json::array s, c;
-  for (auto d : shape) s.push_back(d);
+inline json::value regular_grid(const std::vector<std::uint64_t>& chunks) {
+  json::array c;
   for (auto d : chunks) c.push_back(d);
+  return {{"name", "regular"}, {"configuration", {{"chunk_shape", c}}}};
+}
+
+inline zarr::array_metadata metadata_with_grid(const std::vector<std::uint64_t>& shape, const json::value& grid,
+                                               zarr::data_type type, json::value codecs, json::value fill = 0) {
+  json::array s;
+  for (auto d : shape) s.push_back(d);
   return zarr::array_metadata::parse(json::object{
       {"zarr_format", 3},
       {"node_type", "array"},
       {"shape", s},
       {"data_type", zarr::to_json(type)},
-      {"chunk_grid", {{"name", "regular"}, {"configuration", {{"chunk_shape", c}}}}},
+      {"chunk_grid", grid},
       {"chunk_key_encoding", {{"name", "default"}}},
       {"fill_value", fill},
       {"codecs", codecs},
   });
+}
+
+inline zarr::array_metadata metadata(std::vector<std::uint64_t> shape, std::vector<std::uint64_t> chunks,
+                                     zarr::data_type type, json::value codecs, json::value fill = 0) {
+  return metadata_with_grid(shape, regular_grid(chunks), type, std::move(codecs), std::move(fill));
+}
+
+// A random rectilinear grid for `shape` (zarr-extensions chunk-grids/rectilinear): per
+// dimension one integer, or edge lengths (multiples of step[i]) listed one by one or as
+// [value, count] runs, summing to at least the shape, sometimes with chunks past it.
+template <class Pick>
+json::value random_rectilinear_grid(const std::vector<std::uint64_t>& shape, const std::vector<std::uint64_t>& step,
+                                    Pick&& pick) {
+  json::array shapes;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (pick(0, 3) == 0) {
+      shapes.push_back(step[i] * pick(1, 3));
+      continue;
+    }
+    json::array items;
+    std::uint64_t sum = 0;
+    const auto overflow = pick(0, 2) == 0 ? step[i] * pick(1, 4) : 0;
+    while (sum < shape[i] + overflow || items.empty()) {
+      const auto edge = step[i] * pick(1, 4);
+      const auto count = pick(0, 2) == 0 ? pick(1, 3) : 1;
+      if (count == 1) items.push_back(edge);
+      else items.push_back(json::array{edge, count});
+      sum += edge * count;
+    }
+    shapes.push_back(std::move(items));
+  }
+  return {{"name", "rectilinear"}, {"configuration", {{"kind", "inline"}, {"chunk_shapes", shapes}}}};
 }
 
 // C-order strides of a shape.
@@ -60,10 +99,18 @@ void each_element(const std::vector<std::uint64_t>& shape, const zarr::region& r
   }
 }
 
+// Stores for the property test: memory for even trials, a directory under `dir` for odd ones.
+inline std::function<std::shared_ptr<zarr::store>(int)> memory_or_directory(const std::filesystem::path& dir) {
+  return [dir](int trial) -> std::shared_ptr<zarr::store> {
+    if (trial % 2 == 0) return std::make_shared<zarr::memory_store>();
+    return std::make_shared<zarr::filesystem_store>(dir / std::to_string(trial));
+  };
+}
+
 // `trials` random arrays, each in the store that store_for(trial) gives, 10 region writes and
 // reads each; returns how many operations ran.
 inline int random_regions_match_a_plain_model(const std::function<std::shared_ptr<zarr::store>(int)>& store_for,
-                                              int trials) {
+                                              int trials, bool rectilinear = false) {
   std::mt19937_64 rng(20261130);
   const auto pick = [&](std::uint64_t lo, std::uint64_t hi) { return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng); };
   const std::vector<zarr::data_type> types{zarr::data_type::uint8, zarr::data_type::int16, zarr::data_type::uint32,
@@ -87,15 +134,30 @@ inline int random_regions_match_a_plain_model(const std::function<std::shared_pt
     }
     const auto type = types[pick(0, types.size() - 1)];
     std::string chain = chains[pick(0, chains.size() - 1)];
+    json::value grid = regular_grid(chunks);
+    if (rectilinear) {
+      // Edges are multiples of step[i]; a third of the arrays shard with inner chunks of step.
+      std::vector<std::uint64_t> step(rank);
+      for (auto& s : step) s = pick(1, 2);
+      grid = random_rectilinear_grid(shape, step, pick);
+      if (pick(0, 2) == 0) {
+        json::array inner;
+        for (auto s : step) inner.push_back(s);
+        chain = R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": )" + json::serialize(inner) +
+                R"(, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 1}}],)"
+                R"( "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}], "index_location": ")" +
+                (pick(0, 1) ? "start" : "end") + R"("}}])";
+      }
+    }
     if (auto p = chain.find("\"REVERSED\""); p != std::string::npos) {
       std::string order = "[";
       for (std::size_t i = 0; i < rank; ++i) order += (i ? "," : "") + std::to_string(rank - 1 - i);
       chain.replace(p, 10, order + "]");
     }
     const auto s = store_for(trial);
-    BOOST_TEST_CONTEXT("trial " << trial << " type " << zarr::name(type) << " chain " << chain) {
-      auto a = zarr::array::create(s, "p", metadata(shape, chunks, type, json::parse(chain),
-                                                    zarr::fill_value_to_json(zarr::default_fill_value(type))));
+    BOOST_TEST_CONTEXT("trial " << trial << " type " << zarr::name(type) << " grid " << grid << " chain " << chain) {
+      auto a = zarr::array::create(s, "p", metadata_with_grid(shape, grid, type, json::parse(chain),
+                                                              zarr::fill_value_to_json(zarr::default_fill_value(type))));
       const auto size = static_cast<std::size_t>(zarr::info(type).size);
       std::uint64_t n = 1;
       for (auto d : shape) n *= d;
