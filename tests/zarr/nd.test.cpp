@@ -131,27 +131,40 @@ BOOST_AUTO_TEST_CASE(finds_views_whose_elements_share_bytes) {
 }
 
 // Every cell a region meets, with the part inside it in the cell's and the region's
-// coordinates, against a model that walks the region element by element.
+// coordinates, against a model that walks the region element by element: a regular grid
+// (cells of 3 x 4), and a grid whose columns list their edges (rectilinear).
 BOOST_AUTO_TEST_CASE(cell_parts_tile_the_region_exactly) {
-  const std::vector<std::uint64_t> cell{3, 4};
   const zarr::region r{{2, 5}, {11, 14}};
-  std::vector<int> seen(20 * 20, 0);
-  int cells = 0;
-  for (const auto& p : zarr::cell_parts(cell, r)) {
-    ++cells;
-    for (auto y = p.in_cell.start[0]; y < p.in_cell.stop[0]; ++y)
-      for (auto x = p.in_cell.start[1]; x < p.in_cell.stop[1]; ++x) {
-        const auto ay = p.cell[0] * 3 + y, ax = p.cell[1] * 4 + x;
-        BOOST_TEST(ay - r.start[0] == p.in_region[0] + (y - p.in_cell.start[0]));
-        BOOST_TEST(ax - r.start[1] == p.in_region[1] + (x - p.in_cell.start[1]));
-        ++seen[ay * 20 + ax];
-      }
-  }
-  BOOST_TEST(cells == 4 * 3);  // rows 2..10 meet cells 0..3; columns 5..13 meet cells 1..3
-  int bad = 0;
-  for (std::size_t y = 0; y < 20; ++y)
-    for (std::size_t x = 0; x < 20; ++x) bad += seen[y * 20 + x] != ((y >= 2 && y < 11 && x >= 5 && x < 14) ? 1 : 0);
-  BOOST_TEST(bad == 0);
+  const auto check = [&](const std::vector<zarr::cell_part>& parts, auto origin, int expected_cells) {
+    std::vector<int> seen(20 * 20, 0);
+    for (const auto& p : parts)
+      for (auto y = p.in_cell.start[0]; y < p.in_cell.stop[0]; ++y)
+        for (auto x = p.in_cell.start[1]; x < p.in_cell.stop[1]; ++x) {
+          const auto ay = origin(0, p.cell[0]) + y, ax = origin(1, p.cell[1]) + x;
+          BOOST_TEST(ay - r.start[0] == p.in_region[0] + (y - p.in_cell.start[0]));
+          BOOST_TEST(ax - r.start[1] == p.in_region[1] + (x - p.in_cell.start[1]));
+          ++seen[ay * 20 + ax];
+        }
+    BOOST_TEST(static_cast<int>(parts.size()) == expected_cells);
+    int bad = 0;
+    for (std::size_t y = 0; y < 20; ++y)
+      for (std::size_t x = 0; x < 20; ++x) bad += seen[y * 20 + x] != ((y >= 2 && y < 11 && x >= 5 && x < 14) ? 1 : 0);
+    BOOST_TEST(bad == 0);
+  };
+  std::vector<zarr::cell_part> regular;
+  const std::vector<std::uint64_t> cell{3, 4};
+  zarr::for_each_cell_part(cell, r, [&](const zarr::cell_part& p) { regular.push_back(p); });
+  // Rows 2..10 meet cells 0..3; columns 5..13 meet cells 1..3.
+  check(regular, [&](std::size_t i, std::uint64_t c) { return c * cell[i]; }, 4 * 3);
+  // Columns in cells [0, 1), [1, 6), [6, 8), [8, 13), [13, 20): columns 5..13 meet cells 1..4.
+  const std::vector<zarr::grid_axis> grid{{.step = 3, .ends = {}}, {.step = 0, .ends = {1, 6, 8, 13, 20}}};
+  const std::vector<std::uint64_t> column_origin{0, 1, 6, 8, 13};
+  check(zarr::cell_parts(grid, r), [&](std::size_t i, std::uint64_t c) { return i == 0 ? c * 3 : column_origin[c]; }, 4 * 4);
+  BOOST_TEST(grid[1].cell_of(0) == 0u);
+  BOOST_TEST(grid[1].cell_of(5) == 1u);
+  BOOST_TEST(grid[1].cell_of(6) == 2u);
+  BOOST_TEST(grid[1].cell_of(19) == 4u);
+  BOOST_TEST(grid[1].edge(3) == 5u);
 }
 
 BOOST_AUTO_TEST_CASE(all_equal_compares_whole_elements) {
