@@ -154,6 +154,18 @@ class array {
                     std::span<std::byte> out) const;
   void store_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::byte> chunk,
                    const write_options& options) const;
+  // Whether a chunk of these values is erased rather than stored (docs/decisions.md 25).
+  [[nodiscard]] bool stored_as_absent(std::span<const std::byte> chunk, const write_options& options) const;
+  // Reads the part of one chunk that `part` says into its place in `out`, the chain reading
+  // from the store what it needs.
+  void read_part(const cell_part& part, const array_view& out) const;
+  // Reads and writes through a store that keeps many requests in flight (store::io_concurrency):
+  // the chunks of a region go in batches (store::get_many, set_many) while the threads of
+  // zarr::concurrency() decode and encode. `chunk_done` is called after each chunk.
+  void read_batched(std::span<const cell_part> parts, const array_view& out,
+                    const std::function<void()>& chunk_done) const;
+  void write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,
+                     const std::function<void()>& chunk_done);
 
   std::shared_ptr<store> store_;
   std::string path_;

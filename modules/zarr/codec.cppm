@@ -98,6 +98,9 @@ class array_to_bytes_codec : public codec {
   // Decodes the box `box` (in chunk coordinates) of the chunk `reader` reads into `out` (a
   // view of box's extent); false, with nothing written, when the chunk is absent.
   [[nodiscard]] bool decode_region(const chunk_reader& reader, const region& box, const array_view& out) const;
+  // True when decode_region of a box that does not cover the chunk reads only the parts of
+  // the stored chunk it needs (sharding), false when it reads the stored chunk whole.
+  [[nodiscard]] virtual bool reads_parts() const noexcept { return false; }
   // True when the encoded bytes are the decoded buffer itself (the `bytes` codec in native
   // byte order): the chain then passes buffers through without calling encode or decode.
   [[nodiscard]] virtual bool as_is() const noexcept { return false; }
@@ -215,6 +218,9 @@ class codec_chain {
   // reads what the box needs (sharding: the index and the inner chunks the box meets);
   // otherwise the whole chunk is read and decoded.
   [[nodiscard]] bool decode_region(const chunk_reader& reader, const region& box, const array_view& out) const;
+  // True when decode_region of a box that does not cover the chunk reads only parts of the
+  // stored chunk (the conditions above, and an array -> bytes codec that can: sharding).
+  [[nodiscard]] bool reads_parts() const;
   // The encoded size of a chunk when every codec has a fixed size.
   [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept;
   // The largest encoded size of a valid chunk (see bytes_to_bytes_codec::max_encoded_size).

@@ -72,6 +72,29 @@ class store {
   [[nodiscard]] virtual std::vector<std::string> list(std::string_view prefix) const = 0;
   // The names directly below `prefix` (which is "" or ends with "/"): keys and "folders".
   [[nodiscard]] virtual std::vector<std::string> list_dir(std::string_view prefix) const;
+
+  // Batches: many keys read or written at once, so that a store reached over a network keeps
+  // many requests in flight (io_concurrency()) apart from the threads that encode and decode.
+  // `done(i)`, when given, is called on the calling thread as item i completes (items complete
+  // in any order), one call at a time. The first failure stops the batch: items not yet
+  // started are not, and the error of that item is thrown (items already done stay done).
+  // These defaults go one item after the other through get_into, set and erase.
+  struct get_item {
+    std::string key;
+    bytes value;         // the whole value, when found
+    bool found = false;  // false: the key is absent
+  };
+  struct set_item {
+    std::string key;
+    std::span<const std::byte> value;  // not copied: must live until set_many returns
+    bool erase = false;                // erase the key instead of storing `value`
+  };
+  using item_done = std::function<void(std::size_t)>;
+  virtual void get_many(std::span<get_item> items, const item_done& done = {}) const;
+  virtual void set_many(std::span<const set_item> items, const item_done& done = {});
+  // How many requests of a batch this store keeps in flight at once; 1 (local stores) means
+  // that batching gains nothing, and callers keep to their one-key-at-a-time paths.
+  [[nodiscard]] virtual std::size_t io_concurrency() const noexcept { return 1; }
 };
 
 // A stored chunk as the codecs read it from a store: whole into their buffer, or in byte

@@ -1,6 +1,7 @@
 // zarr3's internals shared by its source files: usage errors, command-line options, node
 // locations (PATH#node), regions, the progress bar and the commands themselves.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -69,6 +70,11 @@ struct location {
 inline std::string& s3_endpoint() {
   static std::string endpoint;
   return endpoint;
+}
+// The requests of S3 and HTTP stores under way at once, global option --in-flight N.
+inline std::size_t& requests_in_flight() {
+  static std::size_t n = zarr::default_max_in_flight;
+  return n;
 }
 
 // A region "0:10,:,5:" of an array of `shape`: half-open start:stop per dimension, either

@@ -94,9 +94,10 @@ std::shared_ptr<zarr::store> open_store(const location& where, bool create) {
     if (o.bucket.empty()) throw usage_error("PATH \"" + text + "\": expected s3://bucket[/prefix]");
     if (slash != std::string_view::npos) o.prefix = std::string(rest.substr(slash + 1));
     o.endpoint = s3_endpoint();
+    o.max_in_flight = requests_in_flight();
     return std::make_shared<zarr::s3_store>(std::move(o));
   }
-  if (where.remote()) return std::make_shared<zarr::http_store>(text);
+  if (where.remote()) return std::make_shared<zarr::http_store>(text, zarr::http_options{.retry = {}, .max_in_flight = requests_in_flight()});
   if (!create && !std::filesystem::is_directory(where.root))
     throw zarr::error(zarr::errc::not_found, "store \"" + where.root.string() + "\": expected a directory, got none");
   return std::make_shared<zarr::filesystem_store>(where.root, create);

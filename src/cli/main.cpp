@@ -50,16 +50,22 @@ std::optional<std::string_view> take_global_option(std::vector<std::string_view>
   return value;
 }
 
-// The global options: --threads N (the threads a command's reads and writes use at most) and
-// --endpoint URL (the S3 endpoint of s3:// paths).
+// A whole number from 1 to `most` given to global option `name`.
+std::size_t count_option(std::string_view name, std::string_view value, std::size_t most) {
+  std::size_t n = 0;
+  const auto r = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (r.ec != std::errc{} || r.ptr != value.data() + value.size() || n == 0 || n > most)
+    throw usage_error("zarr3: " + std::string(name) + " \"" + std::string(value) + "\": expected a whole number from 1 to " +
+                      std::to_string(most));
+  return n;
+}
+
+// The global options: --threads N (the threads a command's reads and writes use at most),
+// --endpoint URL (the S3 endpoint of s3:// paths) and --in-flight N (the requests to S3 or
+// HTTP stores under way at once).
 void take_global_options(std::vector<std::string_view>& args) {
-  if (const auto value = take_global_option(args, "--threads")) {
-    std::size_t n = 0;
-    const auto r = std::from_chars(value->data(), value->data() + value->size(), n);
-    if (r.ec != std::errc{} || r.ptr != value->data() + value->size() || n == 0 || n > 1024)
-      throw usage_error("zarr3: --threads \"" + std::string(*value) + "\": expected a whole number from 1 to 1024");
-    zarr::set_concurrency(n);
-  }
+  if (const auto value = take_global_option(args, "--threads")) zarr::set_concurrency(count_option("--threads", *value, 1024));
+  if (const auto value = take_global_option(args, "--in-flight")) requests_in_flight() = count_option("--in-flight", *value, 1024);
   if (const auto value = take_global_option(args, "--endpoint")) s3_endpoint() = std::string(*value);
 }
 

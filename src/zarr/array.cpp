@@ -5,6 +5,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <array>
 #include <functional>
 #include <map>
@@ -14,6 +15,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -303,10 +305,14 @@ bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
   return chunk;
 }
 
+bool array::stored_as_absent(std::span<const std::byte> chunk, const write_options& options) const {
+  // Without a fill value (Zarr v2 null), every chunk written is stored.
+  return !options.write_empty_chunks && !meta_.no_fill_value && all_equal(chunk, meta_.fill_value);
+}
+
 void array::store_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key,
                         std::span<const std::byte> chunk, const write_options& options) const {
-  // Without a fill value (Zarr v2 null), every chunk written is stored.
-  if (!options.write_empty_chunks && !meta_.no_fill_value && all_equal(chunk, meta_.fill_value)) {
+  if (stored_as_absent(chunk, options)) {
     store_->erase(key);
     return;
   }
@@ -369,9 +375,58 @@ namespace {
 // modified and written back whole, so two concurrent partial writes of the same chunk
 // would otherwise lose one of them. Striped by the hash of the key alone: two store
 // objects may be the same directory (same keys of different stores only share a stripe).
-std::mutex& chunk_lock(const std::string& key) {
+std::array<std::mutex, 256>& chunk_stripes() {
   static std::array<std::mutex, 256> stripes;
-  return stripes[std::hash<std::string>{}(key) % stripes.size()];
+  return stripes;
+}
+std::size_t stripe_of(const std::string& key) { return std::hash<std::string>{}(key) % chunk_stripes().size(); }
+std::mutex& chunk_lock(const std::string& key) { return chunk_stripes()[stripe_of(key)]; }
+
+// Where a write's part lies: whether the region covers every element of the chunk inside the
+// array, and whether the chunk lies wholly inside the array.
+struct coverage {
+  bool covers = true;
+  bool interior = true;
+};
+coverage coverage_of(const cell_part& part, std::span<const grid_axis> grid, std::span<const std::uint64_t> chunk_shape,
+                     std::span<const std::uint64_t> array_shape) {
+  coverage c;
+  for (std::size_t i = 0; i < array_shape.size(); ++i) {
+    const auto origin = grid[i].origin(part.cell[i]);
+    const auto inside = std::min(array_shape[i] - origin, chunk_shape[i]);
+    c.covers = c.covers && part.in_cell.start[i] == 0 && part.in_cell.stop[i] == inside;
+    c.interior = c.interior && inside == chunk_shape[i];
+  }
+  return c;
+}
+
+// The bytes of the grid's largest chunk.
+std::uint64_t largest_chunk_bytes(const array_metadata& m) {
+  auto n = static_cast<std::uint64_t>(info(m.type).size);
+  for (std::size_t i = 0; i < m.shape.size(); ++i) {
+    auto edge = m.chunk_shape[i];
+    if (m.rectilinear)
+      for (auto e : m.chunk_edges[i]) edge = std::max(edge, e);
+    n *= edge;
+  }
+  return n;
+}
+
+// How many chunks one batch of a read or write holds: four rounds of the requests a store
+// keeps in flight, so that none waits, and at most about 256 MiB of decoded chunks.
+std::size_t batch_size(std::size_t in_flight, std::uint64_t chunk_bytes) {
+  const auto by_memory = (std::uint64_t{256} << 20) / std::max<std::uint64_t>(chunk_bytes, 1);
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(by_memory, 1, 4 * std::uint64_t{in_flight}));
+}
+
+// Runs f, naming the array in any error it throws (store errors name the key themselves).
+template <class F>
+void naming_the_array(std::string_view path, F&& f) {
+  try {
+    f();
+  } catch (const error& e) {
+    throw error(e.code(), "array " + node_name_for_errors(path) + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -390,18 +445,90 @@ void array::read(const region& r, const array_view& out, const read_options& opt
   if (r.num_elements() == 0) return;
   const auto parts = cell_parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
+  if (store_->io_concurrency() > 1 && parts.size() > 1) {
+    read_batched(parts, out, [&] { progress.chunk_done(); });
+    return;
+  }
   parallel_for(parts.size(), [&](std::size_t t) {
-    const auto& part = parts[t];
-    const auto key = chunk_key(part.cell);
-    const auto place = out.window(part.in_region, part.extent());
-    naming_the_chunk(path_, key, [&] {
-      if (!chain_of(part.cell).decode_region(store_chunk_reader(*store_, key), part.in_cell, place)) {
-        check_fill_value();
-        fill(place, meta_.fill_value);
-      }
-    });
+    read_part(parts[t], out);
     progress.chunk_done();
   });
+}
+
+void array::read_part(const cell_part& part, const array_view& out) const {
+  const auto key = chunk_key(part.cell);
+  const auto place = out.window(part.in_region, part.extent());
+  naming_the_chunk(path_, key, [&] {
+    if (!chain_of(part.cell).decode_region(store_chunk_reader(*store_, key), part.in_cell, place)) {
+      check_fill_value();
+      fill(place, meta_.fill_value);
+    }
+  });
+}
+
+// The chunks read whole come in batches: batch k + 1 is fetched (store::get_many, on a thread
+// of its own that only waits for the network) while the decoding threads work through batch
+// k. Parts of chunks that the chain reads in pieces (part of a shard: its index, then the
+// inner chunks it needs) go one chunk per decoding thread, as without batches.
+void array::read_batched(std::span<const cell_part> parts, const array_view& out,
+                         const std::function<void()>& chunk_done) const {
+  std::vector<std::size_t> whole, pieces;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const auto& cell = parts[i].cell;
+    (chain_of(cell).reads_parts() && !parts[i].in_cell.covers(chunk_shape_of(cell)) ? pieces : whole).push_back(i);
+  }
+
+  parallel_for(pieces.size(), [&](std::size_t t) {
+    read_part(parts[pieces[t]], out);
+    chunk_done();
+  });
+
+  const auto per_batch = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
+  const auto prepare = [&](std::vector<store::get_item>& items, std::size_t first) {
+    items.resize(std::min(per_batch, whole.size() - first));
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      items[k].key = chunk_key(parts[whole[first + k]].cell);
+      items[k].found = false;
+    }
+  };
+  std::vector<store::get_item> current, next;
+  if (whole.empty()) return;
+  prepare(current, 0);
+  naming_the_array(path_, [&] { store_->get_many(current); });
+  for (std::size_t first = 0; first < whole.size(); first += per_batch) {
+    std::exception_ptr fetch_failure;
+    std::jthread fetching;
+    if (first + per_batch < whole.size()) {
+      prepare(next, first + per_batch);
+      fetching = std::jthread([&] {
+        try {
+          naming_the_array(path_, [&] { store_->get_many(next); });
+        } catch (...) {
+          fetch_failure = std::current_exception();
+        }
+      });
+    }
+    parallel_for(current.size(), [&](std::size_t k) {
+      const auto& part = parts[whole[first + k]];
+      const auto& item = current[k];
+      const auto place = out.window(part.in_region, part.extent());
+      naming_the_chunk(path_, item.key, [&] {
+        if (!item.found) {
+          check_fill_value();
+          fill(place, meta_.fill_value);
+        } else if (part.in_cell.covers(chunk_shape_of(part.cell))) {
+          chain_of(part.cell).decode_into(item.value, place);
+        } else {
+          static_cast<void>(chain_of(part.cell).decode_region(buffer_chunk_reader(std::span<const std::byte>(item.value)),
+                                                              part.in_cell, place));
+        }
+      });
+      chunk_done();
+    });
+    if (fetching.joinable()) fetching.join();
+    if (fetch_failure) std::rethrow_exception(fetch_failure);
+    std::swap(current, next);
+  }
 }
 
 void array::write(const region& r, std::span<const std::byte> in, const write_options& options) {
@@ -420,18 +547,15 @@ void array::write(const region& r, const const_array_view& in, const write_optio
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
   const auto parts = cell_parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
+  if (store_->io_concurrency() > 1 && parts.size() > 1) {
+    write_batched(parts, in, options, [&] { progress.chunk_done(); });
+    return;
+  }
   parallel_for(parts.size(), [&](std::size_t t) {
     const auto& part = parts[t];
     const auto shape = chunk_shape_of(part.cell);
     const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
-    bool covers = true;    // the region covers every element of the chunk inside the array
-    bool interior = true;  // the chunk lies wholly inside the array
-    for (std::size_t i = 0; i < meta_.shape.size(); ++i) {
-      const auto origin = grid_[i].origin(part.cell[i]);
-      const auto inside = std::min(meta_.shape[i] - origin, shape[i]);
-      covers = covers && part.in_cell.start[i] == 0 && part.in_cell.stop[i] == inside;
-      interior = interior && inside == shape[i];
-    }
+    const auto [covers, interior] = coverage_of(part, grid_, shape, meta_.shape);
     const auto key = chunk_key(part.cell);
     const auto source = in.window(part.in_region, part.extent());
     const std::lock_guard lock(chunk_lock(key));
@@ -456,6 +580,76 @@ void array::write(const region& r, const const_array_view& in, const write_optio
     }
     progress.chunk_done();
   });
+}
+
+// A batch at a time: its chunks' stripes of chunk_lock are taken (in order: two batched
+// writers never wait for each other in a circle), the old values of the chunks the region
+// covers in part are fetched in one batch, every chunk is assembled and encoded on the
+// decoding threads into memory of its own, then all are stored in one batch.
+void array::write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,
+                          const std::function<void()>& chunk_done) {
+  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  const auto per_batch = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
+  for (std::size_t first = 0; first < parts.size(); first += per_batch) {
+    const auto batch = parts.subspan(first, std::min(per_batch, parts.size() - first));
+    std::vector<std::string> keys;
+    std::vector<std::size_t> stripes;
+    std::vector<store::get_item> old;
+    std::vector<std::size_t> old_of(batch.size(), batch.size());  // the part's entry in `old`
+    for (std::size_t k = 0; k < batch.size(); ++k) {
+      keys.push_back(chunk_key(batch[k].cell));
+      stripes.push_back(stripe_of(keys.back()));
+      if (!coverage_of(batch[k], grid_, chunk_shape_of(batch[k].cell), meta_.shape).covers) {
+        old_of[k] = old.size();
+        old.push_back({.key = keys.back(), .value = {}, .found = false});
+      }
+    }
+    std::sort(stripes.begin(), stripes.end());
+    stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
+    std::vector<std::unique_lock<std::mutex>> locks;
+    locks.reserve(stripes.size());
+    for (const auto s : stripes) locks.emplace_back(chunk_stripes()[s]);
+    naming_the_array(path_, [&] { store_->get_many(old); });
+
+    std::vector<bytes> held(batch.size());  // assembled or encoded chunks, until stored
+    std::vector<store::set_item> items(batch.size());
+    parallel_for(batch.size(), [&](std::size_t k) {
+      const auto& part = batch[k];
+      const auto shape = chunk_shape_of(part.cell);
+      const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
+      const auto [covers, interior] = coverage_of(part, grid_, shape, meta_.shape);
+      const auto source = in.window(part.in_region, part.extent());
+      std::span<const std::byte> chunk;
+      if (covers && interior && source.c_contiguous()) {
+        chunk = std::span(source.data, chunk_bytes);
+      } else {
+        held[k].resize(chunk_bytes);  // not zeroed
+        const auto whole = array_view::c_order(held[k].data(), shape, size);
+        if (covers && interior) {
+          // every element is written below
+        } else if (old_of[k] < old.size() && old[old_of[k]].found) {
+          decode_chunk(part.cell, keys[k], old[old_of[k]].value, held[k]);
+        } else {
+          fill(whole, meta_.fill_value);
+        }
+        copy(source, whole.window(part.in_cell.start, part.extent()));
+        chunk = held[k];
+      }
+      items[k].key = keys[k];
+      if (stored_as_absent(chunk, options)) {
+        items[k].erase = true;
+      } else if (chain_of(part.cell).identity()) {
+        items[k].value = chunk;
+      } else {
+        bytes encoded;
+        naming_the_chunk(path_, keys[k], [&] { chain_of(part.cell).encode_into(chunk, encoded); });
+        held[k] = std::move(encoded);
+        items[k].value = held[k];
+      }
+    });
+    // (Store errors name the key; a cancellation names the array already.)
+    store_->set_many(items, [&](std::size_t) { chunk_done(); });
+  }
 }
 
 void array::set_attributes(const json::object& attributes) {

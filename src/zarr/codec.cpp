@@ -266,6 +266,11 @@ bytes codec_chain::run_decode(std::span<const std::byte> stored, const array_vie
   return buffer;
 }
 
+bool codec_chain::reads_parts() const {
+  if (!b2b_.empty() || !a2b_->reads_parts()) return false;
+  return std::all_of(a2a_.begin(), a2a_.end(), [](const auto& c) { return c->step(false).has_value(); });
+}
+
 bool codec_chain::decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
   const auto size = static_cast<std::size_t>(info(decoded_.type).size);
   const auto extent = box.extent();

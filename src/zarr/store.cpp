@@ -1,7 +1,9 @@
 // zarr.store: key validation (docs/decisions.md 24), the generic list_dir and snapshot.
 module;
 #include <algorithm>
+#include <cstddef>
 #include <memory>
+#include <span>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -72,6 +74,23 @@ std::unique_ptr<const stored_value> store::snapshot_and_read(std::string_view ke
   auto value = snapshot(key);
   if (value) part = value->get(first);
   return value;
+}
+
+void store::get_many(std::span<get_item> items, const item_done& done) const {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    items[i].found = get_into(items[i].key, items[i].value);
+    if (done) done(i);
+  }
+}
+
+void store::set_many(std::span<const set_item> items, const item_done& done) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].erase)
+      erase(items[i].key);
+    else
+      set(items[i].key, items[i].value);
+    if (done) done(i);
+  }
 }
 
 std::vector<std::string> store::list_dir(std::string_view prefix) const {

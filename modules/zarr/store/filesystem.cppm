@@ -3,9 +3,11 @@
 // file <root>/a/b/c. Writes are atomic: a temporary file in the same folder, renamed
 // over the old one (docs/decisions.md 23); keys never reach outside the root (docs/decisions.md 24).
 // A writer killed between the two leaves its temporary file, "<key>.zarr-tmp.<pid>.<n>":
-// never listed nor read as a key; remove_temporaries() deletes them.
+// never listed nor read as a key; remove_temporaries() deletes them. With `durable`, each
+// write is flushed to the disk before set() returns (docs/decisions.md 37).
 module;
 #include <sys/stat.h>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -21,10 +23,20 @@ export import zarr.store;
 
 export namespace zarr {
 
+struct filesystem_options {
+  bool create = true;  // make the directory when it is missing
+  // Writes survive a power loss once set() or erase() returns: the temporary file is flushed
+  // (fdatasync) before the rename, then the folder that holds it (fsync), and the folder
+  // above each folder made for it. Without it, a write survives the process, not the machine.
+  bool durable = false;
+};
+
 class filesystem_store final : public store {
  public:
   // Opens (and creates, when `create` is set) the directory `root`.
-  explicit filesystem_store(const std::filesystem::path& root, bool create = true);
+  explicit filesystem_store(const std::filesystem::path& root, bool create = true)
+      : filesystem_store(root, filesystem_options{.create = create, .durable = false}) {}
+  filesystem_store(const std::filesystem::path& root, filesystem_options options);
 
   [[nodiscard]] const std::filesystem::path& root() const noexcept { return root_; }
 
@@ -46,6 +58,10 @@ class filesystem_store final : public store {
   // writes in progress.
   std::size_t remove_temporaries();
 
+  [[nodiscard]] bool durable() const noexcept { return durable_; }
+  // The flushes (fdatasync, fsync) that durable writes made so far, by any copy of this store.
+  [[nodiscard]] std::uint64_t syncs() const noexcept { return syncs_->load(); }
+
  private:
   // The file for a key, after validating the key and checking that no symbolic link
   // along the way leads outside the root: resolved in user space, for what the kernel's
@@ -58,6 +74,8 @@ class filesystem_store final : public store {
   [[nodiscard]] bool read(std::string_view key, std::optional<byte_range> range, bytes& out) const;
   // An open descriptor of the regular file of `key` (`st` its stat), or -1 when absent.
   [[nodiscard]] int open_for_reading(std::string_view key, struct stat& st) const;
+  // Where durable writes count their flushes; null when writes are not durable.
+  [[nodiscard]] std::atomic<std::uint64_t>* sync_counter() const noexcept { return durable_ ? syncs_.get() : nullptr; }
 
   std::filesystem::path root_;
   // The root directory, open (O_PATH) for as long as a copy of the store lives: keys are
@@ -66,6 +84,8 @@ class filesystem_store final : public store {
   // Files of recent snapshots, kept open (filesystem.cpp), shared by copies of the store.
   struct kept_files;
   std::shared_ptr<kept_files> kept_;
+  bool durable_ = false;
+  std::shared_ptr<std::atomic<std::uint64_t>> syncs_ = std::make_shared<std::atomic<std::uint64_t>>(0);
 };
 
 }  // namespace zarr

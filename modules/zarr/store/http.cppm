@@ -8,6 +8,7 @@ module;
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -35,14 +36,20 @@ struct retry_policy {
 };
 
 // Requests a store sent (every try counts), by method; `retries` counts the tries after a
-// transient failure.
+// transient failure; `peak_in_flight` the most requests that were under way at once (handed
+// to libcurl, their answer not yet complete), `connections` the connections libcurl opened.
 struct request_counts {
   std::uint64_t get = 0;
   std::uint64_t head = 0;
   std::uint64_t put = 0;
   std::uint64_t del = 0;
   std::uint64_t retries = 0;
+  std::uint64_t peak_in_flight = 0;
+  std::uint64_t connections = 0;
 };
+
+// How many requests of one batch a store keeps in flight at once, unless its options say.
+inline constexpr std::size_t default_max_in_flight = 64;
 
 // "bytes 10-19/100" of a 206 answer: first and last byte, and the whole size when known.
 struct content_range {
@@ -78,6 +85,14 @@ struct http_response {
   std::string content_range;
   std::optional<std::uint64_t> content_length;
 };
+// One request of a batch: the answer's body goes to *body, its other parts to `response`;
+// `where` names it in errors.
+struct http_exchange {
+  http_request request;
+  bytes* body = nullptr;
+  std::string where;
+  http_response response;
+};
 
 // AWS Signature Version 4 credentials, signed by libcurl (CURLOPT_AWS_SIGV4).
 struct aws_signing {
@@ -87,11 +102,13 @@ struct aws_signing {
   std::string session_token;  // sent as x-amz-security-token when set
 };
 
-// Sends requests, keeping connections open between them (a pool of libcurl handles, one per
-// request in flight), retrying transient failures. Safe to use from several threads.
+// Sends requests through libcurl's multi interface, up to `max_in_flight` of a batch at once
+// on the calling thread, keeping connections open between batches (pools of libcurl handles),
+// retrying transient failures. Safe to use from several threads.
 class http_client {
  public:
-  explicit http_client(retry_policy retry = {}, std::optional<aws_signing> signing = std::nullopt);
+  explicit http_client(retry_policy retry = {}, std::optional<aws_signing> signing = std::nullopt,
+                       std::size_t max_in_flight = default_max_in_flight);
   ~http_client();
   http_client(const http_client&) = delete;
   http_client& operator=(const http_client&) = delete;
@@ -99,7 +116,14 @@ class http_client {
   // Sends `request` (retried as the policy says) and returns the final answer, any status;
   // the body into `body`. Throws zarr::error (io) naming `where` when no answer came.
   http_response perform(const http_request& request, bytes& body, std::string_view where) const;
+  // Sends every request of `batch`, up to max_in_flight() at once, each retried as the policy
+  // says (its own tries and time limit, from its first try). done(i), when given, is called
+  // on this thread as exchange i gets its final answer (any status), one call at a time.
+  // The first request with no answer (or a throwing `done`) stops the batch: requests under
+  // way are abandoned, those not started are not sent, and its error is thrown.
+  void perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done = {}) const;
 
+  [[nodiscard]] std::size_t max_in_flight() const noexcept { return max_in_flight_; }
   [[nodiscard]] request_counts counts() const noexcept;
   void reset_counts() const noexcept;
 
@@ -108,7 +132,9 @@ class http_client {
   std::unique_ptr<pool> pool_;
   retry_policy retry_;
   std::optional<aws_signing> signing_;
+  std::size_t max_in_flight_;
   mutable std::atomic<std::uint64_t> get_{0}, head_{0}, put_{0}, del_{0}, retries_{0};
+  mutable std::atomic<std::uint64_t> in_flight_{0}, peak_in_flight_{0}, connections_{0};
 };
 
 // The reads every HTTP-based store shares. A derived store says where a key is (its URL),
@@ -127,6 +153,9 @@ class remote_store : public store {
   [[nodiscard]] std::unique_ptr<const stored_value> snapshot_and_read(std::string_view key, byte_range first,
                                                                      bytes& part) const override;
   [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
+  // GETs of whole values, up to io_concurrency() in flight.
+  void get_many(std::span<get_item> items, const item_done& done = {}) const override;
+  [[nodiscard]] std::size_t io_concurrency() const noexcept override { return client_->max_in_flight(); }
 
   // The requests sent so far (and a way to start counting again).
   [[nodiscard]] request_counts requests() const noexcept { return client_->counts(); }
@@ -142,6 +171,12 @@ class remote_store : public store {
                                  std::string_view if_match) const;
 
  protected:
+  // The request of read(), and what its answer means (the same checks for one read and a batch).
+  [[nodiscard]] http_request read_request(std::string_view key, std::optional<byte_range> range,
+                                          std::string_view if_match) const;
+  [[nodiscard]] read_result read_answer(std::string_view key, std::optional<byte_range> range, bytes& out,
+                                        std::string_view if_match, const http_request& request,
+                                        const http_response& response) const;
   [[nodiscard]] virtual std::string url_of(std::string_view key) const = 0;
   // `s3 bucket "b", key "k"` or `http "https://..."`.
   [[nodiscard]] virtual std::string where(std::string_view key) const = 0;
@@ -158,6 +193,7 @@ class remote_store : public store {
 
 struct http_options {
   retry_policy retry{};
+  std::size_t max_in_flight = default_max_in_flight;  // requests of a batch under way at once (at least 1)
 };
 
 // A read-only store of the values below a URL ("https://host/data.zarr": key "a/zarr.json" is

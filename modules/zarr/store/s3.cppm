@@ -35,6 +35,9 @@ struct s3_options {
   // virtual-hosted (bucket.endpoint/key) when set, as AWS prefers.
   bool virtual_hosted = false;
   retry_policy retry{};
+  // Requests of a batch (an array's chunks) under way at once, apart from the threads that
+  // encode and decode (at least 1).
+  std::size_t max_in_flight = default_max_in_flight;
 };
 
 class s3_store final : public remote_store {
@@ -45,6 +48,8 @@ class s3_store final : public remote_store {
 
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;
+  // PUTs and DELETEs, up to io_concurrency() in flight.
+  void set_many(std::span<const set_item> items, const item_done& done = {}) override;
   // ListObjectsV2, page after page (1000 keys each).
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
   // ListObjectsV2 with delimiter "/": the keys and common prefixes directly below.
@@ -67,6 +72,8 @@ class s3_store final : public remote_store {
   // The bucket's URL (no trailing '/') and an object's full key.
   [[nodiscard]] std::string bucket_url() const;
   [[nodiscard]] std::string full_key(std::string_view key) const;
+  // What the answer to a DELETE means: done (also when the key was absent), or an error.
+  void check_erased(std::string_view key, const http_response& r, std::span<const std::byte> answer) const;
   // Every page of ListObjectsV2 below `prefix` (a store key prefix), keys and common prefixes
   // relative to the store's prefix.
   void list_pages(std::string_view prefix, bool by_folder, std::vector<std::string>& keys,

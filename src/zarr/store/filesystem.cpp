@@ -89,10 +89,20 @@ int open_beneath(int root, const std::string& name, std::uint64_t flags) {
 // Errors after which the user-space resolution (path_of) decides and words the error.
 bool decide_by_path(int err) { return err == EXDEV || err == ELOOP || err == ENOSYS || err == ENOTDIR; }
 
+// Flushes the folder `name` (relative to `at`, which may be an O_PATH descriptor) to the
+// disk: its entries (a rename, a new file or folder) survive a power loss. Counts in `syncs`.
+void sync_folder(int at, const char* name, const fs::path& shown, std::atomic<std::uint64_t>& syncs) {
+  file f{::openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  if (f.fd < 0) fail_io("cannot open for syncing", shown, errno);
+  if (::fsync(f.fd) != 0) fail_io("cannot sync", shown, errno);
+  ++syncs;
+}
+
 // The folders of `folder` (relative to `root`, which must be below it), made one at a time
 // relative to the one above, never following a symbolic link: a descriptor of the last one,
-// or -1 with errno (ELOOP or ENOTDIR: a link or a file on the way, for the slow way).
-int make_folders_beneath(int root, std::string_view folder) {
+// or -1 with errno (ELOOP or ENOTDIR: a link or a file on the way, for the slow way). With
+// `syncs` (durable writes), the folder above each one made is flushed.
+int make_folders_beneath(int root, std::string_view folder, std::atomic<std::uint64_t>* syncs, const fs::path& root_path) {
   file current;
   int at = root;
   for (std::size_t begin = 0; begin <= folder.size();) {
@@ -102,6 +112,7 @@ int make_folders_beneath(int root, std::string_view folder) {
     int next = ::openat(at, name.c_str(), flags);
     if (next < 0 && errno == ENOENT) {
       if (::mkdirat(at, name.c_str(), 0777) != 0 && errno != EEXIST) return -1;
+      if (syncs != nullptr) sync_folder(at, ".", root_path / fs::path(folder.substr(0, begin)), *syncs);
       next = ::openat(at, name.c_str(), flags);
     }
     if (next < 0) return -1;
@@ -133,8 +144,10 @@ pid_t process_id() {
 // Writes `value` to a new temporary file next to `name` (relative to the folder `dir`, or
 // absolute with AT_FDCWD) and renames it over `name`: a reader sees the old or the new
 // value, never a mix. `path` names the file in errors. False, with nothing left behind,
-// when the temporary file cannot be created because its folder is gone (ENOENT).
-bool write_then_rename(int dir, const std::string& name, const fs::path& path, std::span<const std::byte> value) {
+// when the temporary file cannot be created because its folder is gone (ENOENT). With
+// `syncs` (durable writes), the file is flushed before the rename and its folder after.
+bool write_then_rename(int dir, const std::string& name, const fs::path& path, std::span<const std::byte> value,
+                       std::atomic<std::uint64_t>* syncs) {
   // A name no other writer (thread or process) picks: pid and a per-process counter.
   static std::atomic<std::uint64_t> counter{0};
   const auto tmp = name + std::string(temporary_marker) + std::to_string(process_id()) + "." +
@@ -162,11 +175,25 @@ bool write_then_rename(int dir, const std::string& name, const fs::path& path, s
       p += n;
       left -= static_cast<std::size_t>(n);
     }
+    if (syncs != nullptr) {
+      if (::fdatasync(f.fd) != 0) {
+        const int err = errno;
+        ::unlinkat(dir, tmp.c_str(), 0);
+        fail_io("cannot sync", shown_tmp(), err);
+      }
+      ++*syncs;
+    }
   }
   if (::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0) {
     const int err = errno;
     ::unlinkat(dir, tmp.c_str(), 0);
     fail_io("cannot rename into", path, err);
+  }
+  if (syncs != nullptr) {
+    if (dir == AT_FDCWD)
+      sync_folder(AT_FDCWD, path.parent_path().c_str(), path.parent_path(), *syncs);
+    else
+      sync_folder(dir, ".", path.parent_path(), *syncs);
   }
   return true;
 }
@@ -194,9 +221,9 @@ key_place place_beneath(int root, std::string_view key) {
 
 }  // namespace
 
-filesystem_store::filesystem_store(const fs::path& root, bool create) {
+filesystem_store::filesystem_store(const fs::path& root, filesystem_options options) : durable_(options.durable) {
   std::error_code ec;
-  if (create) fs::create_directories(root, ec);
+  if (options.create) fs::create_directories(root, ec);
   if (!fs::is_directory(root, ec))
     throw error(errc::not_found, "store \"" + root.string() + "\": expected a directory");
   root_ = fs::canonical(root);
@@ -387,21 +414,27 @@ void filesystem_store::set(std::string_view key, std::span<const std::byte> valu
   kept_->forget(key);
   auto [folder, name, dir] = place_beneath(*root_fd_, key);
   if (!folder.empty()) {
-    if (dir.fd < 0 && errno == ENOENT) dir.fd = make_folders_beneath(*root_fd_, folder);
+    if (dir.fd < 0 && errno == ENOENT) dir.fd = make_folders_beneath(*root_fd_, folder, sync_counter(), root_);
     if (dir.fd < 0) return set_by_path(key, value);  // the slow way decides, and words any error
   }
   const int at = folder.empty() ? *root_fd_ : dir.fd;
   struct stat st {};
   if (::fstatat(at, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) return set_by_path(key, value);
-  if (!write_then_rename(at, name, root_ / fs::path(key), value)) set_by_path(key, value);  // the folder was removed
+  if (!write_then_rename(at, name, root_ / fs::path(key), value, sync_counter()))
+    set_by_path(key, value);  // the folder was removed
 }
 
 void filesystem_store::set_by_path(std::string_view key, std::span<const std::byte> value) {
   const auto path = path_of(key);
   std::error_code ec;
+  // With durable writes, the folders above the ones made here are flushed, from the top.
+  std::vector<fs::path> made;
+  if (durable_)
+    for (auto p = path.parent_path(); p != root_ && !fs::exists(p, ec); p = p.parent_path()) made.push_back(p);
   fs::create_directories(path.parent_path(), ec);
   if (ec) fail_io("cannot create directory", path.parent_path(), ec.value());
-  if (!write_then_rename(AT_FDCWD, path.string(), path, value)) fail_io("cannot create", path, ENOENT);
+  for (auto p = made.rbegin(); p != made.rend(); ++p) sync_folder(AT_FDCWD, p->parent_path().c_str(), p->parent_path(), *syncs_);
+  if (!write_then_rename(AT_FDCWD, path.string(), path, value, sync_counter())) fail_io("cannot create", path, ENOENT);
 }
 
 void filesystem_store::erase(std::string_view key) {
@@ -421,12 +454,20 @@ void filesystem_store::erase(std::string_view key) {
     return erase_by_path(key);
   }
   if (S_ISLNK(st.st_mode)) return erase_by_path(key);
-  if (::unlinkat(at, name.c_str(), 0) != 0 && errno != ENOENT) fail_io("cannot remove", root_ / fs::path(key), errno);
+  if (::unlinkat(at, name.c_str(), 0) != 0) {
+    if (errno == ENOENT) return;
+    fail_io("cannot remove", root_ / fs::path(key), errno);
+  }
+  if (durable_) sync_folder(at, ".", (root_ / fs::path(key)).parent_path(), *syncs_);
 }
 
 void filesystem_store::erase_by_path(std::string_view key) {
   const auto path = path_of(key);
-  if (::unlink(path.c_str()) != 0 && errno != ENOENT && errno != ENOTDIR) fail_io("cannot remove", path, errno);
+  if (::unlink(path.c_str()) != 0) {
+    if (errno == ENOENT || errno == ENOTDIR) return;
+    fail_io("cannot remove", path, errno);
+  }
+  if (durable_) sync_folder(AT_FDCWD, path.parent_path().c_str(), path.parent_path(), *syncs_);
 }
 
 std::vector<std::string> filesystem_store::list(std::string_view prefix) const {

@@ -9,9 +9,11 @@ module;
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <queue>
 #include <random>
 #include <span>
 #include <string>
@@ -96,7 +98,9 @@ std::string percent_encode(std::string_view text, bool keep_slash) {
 struct http_client::pool {
   std::mutex mutex;
   std::vector<CURL*> idle;
+  std::vector<CURLM*> idle_multi;  // each with its cache of open connections
   ~pool() {
+    for (CURLM* m : idle_multi) curl_multi_cleanup(m);
     for (CURL* h : idle) curl_easy_cleanup(h);
   }
   CURL* take() {
@@ -113,8 +117,28 @@ struct http_client::pool {
     return h;
   }
   void give_back(CURL* h) {
+    // Credentials must not stay in an idle handle's memory longer than needed.
+    curl_easy_reset(h);
     const std::lock_guard lock(mutex);
     idle.push_back(h);
+  }
+  CURLM* take_multi(std::size_t connections) {
+    {
+      const std::lock_guard lock(mutex);
+      if (!idle_multi.empty()) {
+        CURLM* m = idle_multi.back();
+        idle_multi.pop_back();
+        return m;
+      }
+    }
+    CURLM* m = curl_multi_init();
+    if (m == nullptr) throw error(errc::io, "libcurl: expected a new multi handle, got none (out of memory?)");
+    curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, static_cast<long>(connections));
+    return m;
+  }
+  void give_back_multi(CURLM* m) {
+    const std::lock_guard lock(mutex);
+    idle_multi.push_back(m);
   }
 };
 
@@ -180,18 +204,45 @@ bool transient(CURLcode rc) {
 struct slist_deleter {
   void operator()(curl_slist* l) const noexcept { curl_slist_free_all(l); }
 };
+using header_list = std::unique_ptr<curl_slist, slist_deleter>;
+
+void add_header(header_list& headers, const std::string& h, std::string_view where) {
+  curl_slist* next = curl_slist_append(headers.get(), h.c_str());
+  if (next == nullptr) throw error(errc::io, std::string(where) + ": expected memory for a header, got none");
+  static_cast<void>(headers.release());
+  headers.reset(next);
+}
+
+using clock_type = std::chrono::steady_clock;
+
+// One exchange of a batch while it is being sent and retried.
+struct exchange_state {
+  header_list headers;
+  http_response response;
+  transfer t;
+  unsigned attempt = 0;
+  clock_type::time_point first_try{};
+  std::string last_problem;
+};
 
 }  // namespace
 
-http_client::http_client(retry_policy retry, std::optional<aws_signing> signing)
-    : pool_(std::make_unique<pool>()), retry_(retry), signing_(std::move(signing)) {
+http_client::http_client(retry_policy retry, std::optional<aws_signing> signing, std::size_t max_in_flight)
+    : pool_(std::make_unique<pool>()), retry_(retry), signing_(std::move(signing)),
+      max_in_flight_(std::max<std::size_t>(max_in_flight, 1)) {
   global_init();
 }
 
 http_client::~http_client() = default;
 
 request_counts http_client::counts() const noexcept {
-  return {.get = get_.load(), .head = head_.load(), .put = put_.load(), .del = del_.load(), .retries = retries_.load()};
+  return {.get = get_.load(),
+          .head = head_.load(),
+          .put = put_.load(),
+          .del = del_.load(),
+          .retries = retries_.load(),
+          .peak_in_flight = peak_in_flight_.load(),
+          .connections = connections_.load()};
 }
 
 void http_client::reset_counts() const noexcept {
@@ -200,99 +251,190 @@ void http_client::reset_counts() const noexcept {
   put_ = 0;
   del_ = 0;
   retries_ = 0;
+  peak_in_flight_ = in_flight_.load();
+  connections_ = 0;
 }
 
 http_response http_client::perform(const http_request& request, bytes& body, std::string_view where) const {
-  using clock = std::chrono::steady_clock;
-  const auto start = clock::now();
-  const auto deadline = start + retry_.time_limit;
-  const bool is_head = request.method == "HEAD", is_put = request.method == "PUT";
-  std::atomic<std::uint64_t>& counter = is_head ? head_ : is_put ? put_ : request.method == "DELETE" ? del_ : get_;
+  http_exchange one{.request = request, .body = &body, .where = std::string(where), .response = {}};
+  perform_many(std::span(&one, 1));
+  return std::move(one.response);
+}
 
-  std::unique_ptr<curl_slist, slist_deleter> headers;
-  const auto add_header = [&](const std::string& h) {
-    curl_slist* next = curl_slist_append(headers.get(), h.c_str());
-    if (next == nullptr) throw error(errc::io, std::string(where) + ": expected memory for a header, got none");
-    static_cast<void>(headers.release());
-    headers.reset(next);
-  };
-  for (const auto& h : request.headers) add_header(h);
-  if (signing_) {
-    // libcurl 7.88 neither sends nor signs a payload hash by itself: S3 needs one.
-    add_header(is_put ? "x-amz-content-sha256: UNSIGNED-PAYLOAD"
-                      : "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    if (!signing_->session_token.empty()) add_header("x-amz-security-token: " + signing_->session_token);
-  }
-  // (An empty "Expect:" to skip the 100-continue round trip of large PUTs would be signed
-  // by libcurl 7.88 yet not sent: the server then refuses the signature.)
-  if (is_put) add_header("Content-Type: application/octet-stream");
+void http_client::perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done) const {
+  if (batch.empty()) return;
   const std::string sigv4 = signing_ ? "aws:amz:" + signing_->region + ":s3" : std::string();
-
+  std::vector<exchange_state> state(batch.size());
   std::minstd_rand jitter(std::random_device{}());
-  std::string last_problem;
-  for (unsigned attempt = 1;; ++attempt) {
-    ++counter;
-    http_response response;
-    body.clear();
-    transfer t{.body = &body, .response = &response};
+  // Tries waiting for their time (backoff), soonest first.
+  using waiting = std::pair<clock_type::time_point, std::size_t>;
+  std::priority_queue<waiting, std::vector<waiting>, std::greater<>> retries;
+
+  // The handles in use; whatever happens, they go back to the pools, and transfers still
+  // under way are abandoned (an abandoned PUT leaves the old object: S3 writes are atomic).
+  struct handles {
+    pool& p;
+    CURLM* multi;
+    std::vector<std::pair<CURL*, std::size_t>> running;  // handle, exchange
+    std::atomic<std::uint64_t>& in_flight;
+    ~handles() {
+      for (const auto& r : running) {
+        curl_multi_remove_handle(multi, r.first);
+        p.give_back(r.first);
+        --in_flight;
+      }
+      p.give_back_multi(multi);
+    }
+  } lease{*pool_, pool_->take_multi(max_in_flight_), {}, in_flight_};
+  lease.running.reserve(std::min(max_in_flight_, batch.size()));
+
+  const auto start = [&](std::size_t i) {
+    auto& x = batch[i];
+    auto& st = state[i];
+    const auto& request = x.request;
+    const bool is_head = request.method == "HEAD", is_put = request.method == "PUT";
+    if (st.attempt == 0) {
+      st.first_try = clock_type::now();
+      for (const auto& h : request.headers) add_header(st.headers, h, x.where);
+      if (signing_) {
+        // libcurl 7.88 neither sends nor signs a payload hash by itself: S3 needs one.
+        add_header(st.headers,
+                   is_put ? "x-amz-content-sha256: UNSIGNED-PAYLOAD"
+                          : "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                   x.where);
+        if (!signing_->session_token.empty())
+          add_header(st.headers, "x-amz-security-token: " + signing_->session_token, x.where);
+      }
+      // (An empty "Expect:" to skip the 100-continue round trip of large PUTs would be signed
+      // by libcurl 7.88 yet not sent: the server then refuses the signature.)
+      if (is_put) add_header(st.headers, "Content-Type: application/octet-stream", x.where);
+      st.t = transfer{.body = x.body, .response = &st.response};
+    }
+    ++st.attempt;
+    ++(is_head ? head_ : is_put ? put_ : request.method == "DELETE" ? del_ : get_);
+    st.response = http_response{};
+    x.body->clear();
+    const auto remaining =
+        std::chrono::duration_cast<std::chrono::milliseconds>(st.first_try + retry_.time_limit - clock_type::now());
     CURL* h = pool_->take();
-    curl_easy_reset(h);
-    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
     curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(retry_.connect_timeout.count()));
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(remaining.count(), 1)));
-    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers.get());
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, st.headers.get());
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &st.t);
     curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &st.t);
+    curl_easy_setopt(h, CURLOPT_PRIVATE, reinterpret_cast<char*>(i + 1));
     if (is_head) curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
     if (is_put) {
       curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
       curl_easy_setopt(h, CURLOPT_POSTFIELDS, request.body.empty() ? "" : reinterpret_cast<const char*>(request.body.data()));
       curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
     } else if (!is_head && request.method != "GET") {
-      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, std::string(request.method).c_str());
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, std::string(request.method).c_str());  // libcurl copies it
     }
     if (signing_) {
       curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
       curl_easy_setopt(h, CURLOPT_USERNAME, signing_->access_key_id.c_str());
       curl_easy_setopt(h, CURLOPT_PASSWORD, signing_->secret_access_key.c_str());
     }
-    const CURLcode rc = curl_easy_perform(h);
-    if (rc == CURLE_OK) curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &response.status);
-    // Credentials must not stay in an idle handle's memory longer than needed.
-    curl_easy_reset(h);
-    pool_->give_back(h);
+    if (curl_multi_add_handle(lease.multi, h) != CURLM_OK) {
+      pool_->give_back(h);
+      throw error(errc::io, x.where + ": expected libcurl to take the request, got a refusal of its multi handle");
+    }
+    lease.running.emplace_back(h, i);
+    const auto now_in_flight = ++in_flight_;
+    auto peak = peak_in_flight_.load();
+    while (now_in_flight > peak && !peak_in_flight_.compare_exchange_weak(peak, now_in_flight)) {
+    }
+  };
 
+  // The outcome of a finished try: the exchange is done, waits for another try, or fails.
+  const auto finish = [&](CURL* h, CURLcode rc) {
+    char* tag = nullptr;
+    curl_easy_getinfo(h, CURLINFO_PRIVATE, &tag);
+    const auto i = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(tag) - 1);
+    auto& x = batch[i];
+    auto& st = state[i];
+    long status = 0, connects = 0;
+    if (rc == CURLE_OK) curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects);
+    connections_ += static_cast<std::uint64_t>(std::max(connects, 0L));
+    curl_multi_remove_handle(lease.multi, h);
+    std::erase_if(lease.running, [h](const auto& r) { return r.first == h; });
+    --in_flight_;
+    pool_->give_back(h);
+    st.response.status = status;
+
+    const bool is_head = x.request.method == "HEAD";
     bool retry = false;
     if (rc != CURLE_OK) {
-      last_problem = std::string("libcurl: ") + curl_easy_strerror(rc);
-      if (!transient(rc)) throw error(errc::io, std::string(where) + ": expected an HTTP answer, got " + last_problem);
+      st.last_problem = std::string("libcurl: ") + curl_easy_strerror(rc);
+      if (!transient(rc)) throw error(errc::io, x.where + ": expected an HTTP answer, got " + st.last_problem);
       retry = true;
-    } else if (response.status >= 500) {
-      last_problem = "HTTP " + std::to_string(response.status);
+    } else if (status >= 500) {
+      st.last_problem = "HTTP " + std::to_string(status);
       retry = true;
-    } else if (!is_head && response.content_length && *response.content_length != body.size()) {
-      last_problem = "a body of " + std::to_string(body.size()) + " bytes with Content-Length " +
-                     std::to_string(*response.content_length);
+    } else if (!is_head && st.response.content_length && *st.response.content_length != x.body->size()) {
+      st.last_problem = "a body of " + std::to_string(x.body->size()) + " bytes with Content-Length " +
+                        std::to_string(*st.response.content_length);
       retry = true;
     }
-    if (!retry) return response;
+    if (!retry) {
+      x.response = std::move(st.response);
+      st.headers.reset();
+      if (done) done(i);
+      return;
+    }
+    const auto now = clock_type::now();
     const auto cap = std::min<std::int64_t>(retry_.max_delay.count(),
-                                            retry_.first_delay.count() << std::min<unsigned>(attempt - 1, 20));
+                                            retry_.first_delay.count() << std::min<unsigned>(st.attempt - 1, 20));
     const auto delay = std::chrono::milliseconds(
         std::uniform_int_distribution<std::int64_t>(0, std::max<std::int64_t>(cap, 0))(jitter));
-    if (attempt >= retry_.max_attempts || clock::now() + delay >= deadline) {
-      const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - start).count();
-      throw error(errc::io, std::string(where) + ": expected an answer, got " + last_problem + " (gave up after " +
-                                std::to_string(attempt) + " tries in " + std::to_string(spent) + " ms)");
+    if (st.attempt >= retry_.max_attempts || now + delay >= st.first_try + retry_.time_limit) {
+      const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(now - st.first_try).count();
+      throw error(errc::io, x.where + ": expected an answer, got " + st.last_problem + " (gave up after " +
+                                std::to_string(st.attempt) + " tries in " + std::to_string(spent) + " ms)");
     }
     ++retries_;
-    std::this_thread::sleep_for(delay);
+    retries.emplace(now + delay, i);
+  };
+
+  std::size_t next = 0;
+  for (;;) {
+    const auto now = clock_type::now();
+    while (lease.running.size() < max_in_flight_ && !retries.empty() && retries.top().first <= now) {
+      const auto i = retries.top().second;
+      retries.pop();
+      start(i);
+    }
+    while (lease.running.size() < max_in_flight_ && next < batch.size()) start(next++);
+    if (lease.running.empty()) {
+      if (retries.empty()) return;  // every exchange is done
+      std::this_thread::sleep_until(retries.top().first);
+      continue;
+    }
+    int still_running = 0;
+    if (const auto mc = curl_multi_perform(lease.multi, &still_running); mc != CURLM_OK)
+      throw error(errc::io, batch[lease.running.front().second].where + ": expected libcurl to run the requests, got " +
+                                curl_multi_strerror(mc));
+    bool any = false;
+    int left = 0;
+    while (CURLMsg* m = curl_multi_info_read(lease.multi, &left)) {
+      if (m->msg != CURLMSG_DONE) continue;
+      any = true;
+      finish(m->easy_handle, m->data.result);
+    }
+    if (any) continue;
+    int timeout_ms = 1000;
+    if (!retries.empty())
+      timeout_ms = static_cast<int>(std::clamp<std::int64_t>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(retries.top().first - clock_type::now()).count(), 0, 1000));
+    curl_multi_poll(lease.multi, nullptr, 0, timeout_ms, nullptr);
   }
 }
 
@@ -313,8 +455,8 @@ void remote_store::fail(std::string_view key, const http_response& r, std::span<
   throw error(errc::io, where(key) + ": expected HTTP 200, got HTTP " + std::to_string(r.status));
 }
 
-remote_store::read_result remote_store::read(std::string_view key, std::optional<byte_range> range, bytes& out,
-                                             std::string_view if_match) const {
+http_request remote_store::read_request(std::string_view key, std::optional<byte_range> range,
+                                       std::string_view if_match) const {
   validate_key(key);
   http_request request{.method = "GET", .url = url_of(key), .headers = {}, .body = {}};
   if (!if_match.empty()) request.headers.push_back("If-Match: " + std::string(if_match));
@@ -323,8 +465,21 @@ remote_store::read_result remote_store::read(std::string_view key, std::optional
   } else if (range) {
     request.headers.push_back(byte_range_header(*range));
   }
+  return request;
+}
+
+remote_store::read_result remote_store::read(std::string_view key, std::optional<byte_range> range, bytes& out,
+                                             std::string_view if_match) const {
+  const auto request = read_request(key, range, if_match);
+  const auto response = client_->perform(request, out, where(key));
+  return read_answer(key, range, out, if_match, request, response);
+}
+
+remote_store::read_result remote_store::read_answer(std::string_view key, std::optional<byte_range> range, bytes& out,
+                                                    std::string_view if_match, const http_request& request,
+                                                    const http_response& response) const {
   read_result result;
-  result.response = client_->perform(request, out, where(key));
+  result.response = response;
   const auto& r = result.response;
   if (!if_match.empty() && (r.status == 412 || r.status == 404))
     throw error(errc::io, where(key) + ": expected the version first read (ETag " + std::string(if_match) +
@@ -366,6 +521,18 @@ remote_store::read_result remote_store::read(std::string_view key, std::optional
 }
 
 bool remote_store::get_into(std::string_view key, bytes& out) const { return read(key, std::nullopt, out, {}).found; }
+
+void remote_store::get_many(std::span<get_item> items, const item_done& done) const {
+  std::vector<http_exchange> batch;
+  batch.reserve(items.size());
+  for (auto& item : items)
+    batch.push_back({.request = read_request(item.key, std::nullopt, {}), .body = &item.value, .where = where(item.key),
+                     .response = {}});
+  client_->perform_many(batch, [&](std::size_t i) {
+    items[i].found = read_answer(items[i].key, std::nullopt, items[i].value, {}, batch[i].request, batch[i].response).found;
+    if (done) done(i);
+  });
+}
 
 std::optional<bytes> remote_store::get(std::string_view key) const {
   bytes out;
@@ -431,7 +598,8 @@ std::unique_ptr<const stored_value> remote_store::snapshot_and_read(std::string_
 // ---------------------------------------------------------------- http_store
 
 http_store::http_store(std::string base_url, http_options options)
-    : remote_store(std::make_shared<const http_client>(options.retry)), base_(std::move(base_url)) {
+    : remote_store(std::make_shared<const http_client>(options.retry, std::nullopt, options.max_in_flight)),
+      base_(std::move(base_url)) {
   while (base_.ends_with('/')) base_.pop_back();
   if (!base_.starts_with("http://") && !base_.starts_with("https://"))
     throw error(errc::invalid_argument, "http store \"" + base_ + "\": expected a URL starting with http:// or https://");

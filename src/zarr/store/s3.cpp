@@ -67,7 +67,8 @@ bool valid_bucket(std::string_view b) {
 s3_store::s3_store(s3_options options) : s3_store(resolved(std::move(options)), resolved_tag{}) {}
 
 s3_store::s3_store(s3_options options, resolved_tag)
-    : remote_store(std::make_shared<const http_client>(options.retry, signing_of(options))), options_(std::move(options)) {
+    : remote_store(std::make_shared<const http_client>(options.retry, signing_of(options), options.max_in_flight)),
+      options_(std::move(options)) {
   const auto scheme_end = options_.endpoint.find("://");
   scheme_ = scheme_end == std::string::npos ? std::string() : options_.endpoint.substr(0, scheme_end + 3);
   if (scheme_ != "http://" && scheme_ != "https://")
@@ -127,8 +128,38 @@ void s3_store::erase(std::string_view key) {
   validate_key(key);
   bytes answer;
   const auto r = client().perform({.method = "DELETE", .url = url_of(key), .headers = {}, .body = {}}, answer, where(key));
+  check_erased(key, r, answer);
+}
+
+void s3_store::check_erased(std::string_view key, const http_response& r, std::span<const std::byte> answer) const {
   if (r.status == 200 || r.status == 204 || (r.status == 404 && absent(r, answer))) return;
   fail(key, r, answer);
+}
+
+void s3_store::set_many(std::span<const set_item> items, const item_done& done) {
+  std::vector<bytes> answers(items.size());
+  std::vector<http_exchange> batch;
+  batch.reserve(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto& item = items[i];
+    validate_key(item.key);
+    batch.push_back({.request = {.method = item.erase ? "DELETE" : "PUT",
+                                 .url = url_of(item.key),
+                                 .headers = {},
+                                 .body = item.erase ? std::span<const std::byte>() : item.value},
+                     .body = &answers[i],
+                     .where = where(item.key),
+                     .response = {}});
+  }
+  client().perform_many(batch, [&](std::size_t i) {
+    const auto& r = batch[i].response;
+    if (items[i].erase)
+      check_erased(items[i].key, r, answers[i]);
+    else if (r.status != 200)
+      fail(items[i].key, r, answers[i]);
+    answers[i] = bytes();
+    if (done) done(i);
+  });
 }
 
 void s3_store::create_bucket() {

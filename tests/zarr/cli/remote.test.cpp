@@ -137,6 +137,27 @@ BOOST_AUTO_TEST_CASE(a_missing_bucket_is_an_error_that_names_it) {
   BOOST_TEST(zarr3("--endpoint").status == 2);
 }
 
+// --in-flight N, anywhere on the line like --threads: the requests under way at once.
+BOOST_AUTO_TEST_CASE(in_flight_takes_a_count_of_requests_and_refuses_anything_else) {
+  const auto b = s3_bucket();
+  if (!b) return;
+  const auto dir = zarr_test::scratch_dir();
+  zarr_test::spit(dir / "meta.json", metadata_json);
+  zarr_test::spit(dir / "values.json", values_json);
+  const auto node = b->url + "/f.zarr#/t";
+  auto r = zarr3(b->global + "--in-flight 2 create " + node + " --metadata " + q(dir / "meta.json"));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  r = zarr3(b->global + "write " + node + " --in-flight=3 --input " + q(dir / "values.json") + " --format json");
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  r = zarr3(b->global + "read " + node + " --format json --in-flight 1");
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find(values_json) == 0u, r.out);
+  r = zarr3(b->global + "--in-flight 0 read " + node);
+  BOOST_TEST(r.status == 2);
+  BOOST_TEST(r.err.find("--in-flight \"0\": expected a whole number from 1 to 1024") != std::string::npos, r.err);
+  BOOST_TEST(zarr3(b->global + "--in-flight many read " + node).status == 2);
+}
+
 BOOST_AUTO_TEST_CASE(reads_over_http_and_refuses_to_write_there) {
   const auto env = zarr_test::server_env("ZARR_TEST_HTTP_ENV", "nginx");
   if (!env) return;

@@ -74,6 +74,32 @@ inline void check_store_contract(zarr::store& s, bool keeps_versions = true) {
   BOOST_TEST(!s.get("a/c/0/1").has_value());
   BOOST_TEST(s.list("a/c/").size() == 1u);
 
+  // Batches (store::get_many, set_many): each item done once, an erase among the writes,
+  // absent keys absent, a bad key refused; nothing else changed.
+  const auto v1 = some_bytes(10, 3), v2 = some_bytes(20, 4);
+  s.set("batch/3", v1);
+  const std::vector<zarr::store::set_item> writes{{.key = "batch/1", .value = v1, .erase = false},
+                                                  {.key = "batch/2", .value = v2, .erase = false},
+                                                  {.key = "batch/3", .value = {}, .erase = true}};
+  std::size_t done = 0;
+  s.set_many(writes, [&](std::size_t) { ++done; });
+  BOOST_TEST(done == 3u);
+  std::vector<zarr::store::get_item> reads(4);
+  for (std::size_t i = 0; i < reads.size(); ++i) reads[i].key = "batch/" + std::to_string(i + 1);
+  done = 0;
+  s.get_many(reads, [&](std::size_t) { ++done; });
+  BOOST_TEST(done == 4u);
+  BOOST_TEST((reads[0].found && same(reads[0].value, v1)));
+  BOOST_TEST((reads[1].found && same(reads[1].value, v2)));
+  BOOST_TEST(!reads[2].found);
+  BOOST_TEST(!reads[3].found);
+  std::vector<zarr::store::get_item> bad(1);
+  bad[0].key = "batch/../x";
+  ZARR_CHECK_ERROR(s.get_many(bad), zarr::errc::invalid_key, "'..'");
+  s.set_many(std::vector<zarr::store::set_item>{{.key = "batch/1", .value = {}, .erase = true},
+                                                {.key = "batch/2", .value = {}, .erase = true}});
+  BOOST_TEST(s.list("batch/").empty());
+
   ZARR_CHECK_ERROR((s.get("../x")), zarr::errc::invalid_key, "'..'");
   ZARR_CHECK_ERROR(s.set("/abs", value), zarr::errc::invalid_key, "absolute");
 }

@@ -78,6 +78,40 @@ BOOST_AUTO_TEST_CASE(stores_keys_as_files_below_the_root) {
   BOOST_TEST(std::distance(fs::directory_iterator(root / "g" / "c"), fs::directory_iterator()) == 1);
 }
 
+// docs/decisions.md 37: a durable write flushes the temporary file before the rename, the folder
+// after it, and the folder above each folder it made; an erase flushes the folder. A store
+// without `durable` flushes nothing.
+BOOST_AUTO_TEST_CASE(durable_writes_flush_the_file_and_the_folders_they_change) {
+  const auto root = zarr_test::scratch_dir() / "store";
+  zarr::filesystem_store s(root, zarr::filesystem_options{.create = true, .durable = true});
+  BOOST_TEST(s.durable());
+  s.set("a/b/c", zarr_test::some_bytes(5));  // root (a made), a (b made), the file, b
+  BOOST_TEST(s.syncs() == 4u);
+  s.set("a/b/d", zarr_test::some_bytes(3));  // the file, b
+  BOOST_TEST(s.syncs() == 6u);
+  s.set("top", zarr_test::some_bytes(2));  // the file, the root
+  BOOST_TEST(s.syncs() == 8u);
+  s.erase("a/b/d");  // b
+  BOOST_TEST(s.syncs() == 9u);
+  s.erase("a/b/absent");  // nothing changed, nothing flushed
+  BOOST_TEST(s.syncs() == 9u);
+  BOOST_TEST(s.get("a/b/c")->size() == 5u);
+  BOOST_TEST(!s.get("a/b/d").has_value());
+  // Through a link inside the root (the path-based way), the same flushes.
+  fs::create_directory_symlink(root / "a", root / "alias");
+  s.set("alias/n/x", zarr_test::some_bytes(1));  // a (n made), the file, n
+  BOOST_TEST(s.syncs() == 12u);
+  BOOST_TEST(s.get("a/n/x")->size() == 1u);
+  // Nothing left behind but the values.
+  BOOST_TEST(std::distance(fs::directory_iterator(root / "a" / "b"), fs::directory_iterator()) == 1);
+
+  zarr::filesystem_store plain(root);
+  BOOST_TEST(!plain.durable());
+  plain.set("a/e/f", zarr_test::some_bytes(1));
+  plain.erase("a/b/c");
+  BOOST_TEST(plain.syncs() == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(refuses_symbolic_links_that_lead_outside_the_root) {
   const auto dir = zarr_test::scratch_dir();
   const auto outside = dir / "outside";

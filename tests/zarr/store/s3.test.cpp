@@ -149,7 +149,8 @@ BOOST_AUTO_TEST_CASE(rejects_bad_options) {
 }
 
 // Reading one inner chunk of a sharded array: the shard's index, then that inner chunk,
-// two ranged GETs of one version; a whole shard: one GET.
+// two ranged GETs of one version; several neighbouring inner chunks: two as well; a whole
+// shard: one GET.
 BOOST_AUTO_TEST_CASE(an_inner_chunk_of_a_shard_costs_two_gets) {
   const auto o = zarr_test::fresh_bucket("sharded");
   if (!o) return;
@@ -170,6 +171,14 @@ BOOST_AUTO_TEST_CASE(an_inner_chunk_of_a_shard_costs_two_gets) {
   BOOST_TEST(n.get == 2u);
   BOOST_TEST(n.head == 0u);
 
+  // Four inner chunks of one shard (2 x 2): the index, then their bytes in one ranged GET
+  // (they lie within docs/decisions.md 38's gap of each other).
+  s->reset_requests();
+  const auto four = b.read<std::uint16_t>({{32, 0}, {48, 16}});
+  BOOST_TEST(four[0] == values[32 * 64]);
+  BOOST_TEST(four[255] == values[47 * 64 + 15]);
+  BOOST_TEST(s->requests().get == 2u);
+
   s->reset_requests();
   const auto shard = b.read<std::uint16_t>({{32, 0}, {64, 32}});
   BOOST_TEST(shard[0] == values[32 * 64]);
@@ -177,6 +186,73 @@ BOOST_AUTO_TEST_CASE(an_inner_chunk_of_a_shard_costs_two_gets) {
   BOOST_TEST(n.get >= 1u);
   BOOST_TEST(n.get <= 2u);
   BOOST_TEST(n.head == 0u);
+}
+
+// An array's chunks go many requests at a time, apart from the threads that decode: with one
+// decoding thread, a write and a read of 64 chunks each keep max_in_flight (16) requests under
+// way at once, on as many connections; with max_in_flight = 1, one request after the other on
+// one connection. Every chunk costs one request either way.
+BOOST_AUTO_TEST_CASE(an_array_keeps_many_requests_in_flight_with_one_decoding_thread) {
+  auto o = zarr_test::fresh_bucket("in-flight");
+  if (!o) return;
+  zarr::set_concurrency(1);
+  struct restore {
+    ~restore() { zarr::set_concurrency(0); }
+  } restore_concurrency;
+  const auto values = iota_values(256 * 256);
+  for (const std::size_t in_flight : {std::size_t{16}, std::size_t{1}}) {
+    BOOST_TEST_CONTEXT("max_in_flight " << in_flight) {
+      o->max_in_flight = in_flight;
+      o->prefix = "in-flight-" + std::to_string(in_flight);
+      auto s = std::make_shared<zarr::s3_store>(*o);
+      BOOST_TEST(s->io_concurrency() == in_flight);
+      auto a = zarr::array_builder({256, 256}, zarr::data_type::uint16)
+                   .chunk_shape({32, 32})
+                   .codecs({zarr::codecs::zstd{.level = 1}})
+                   .create(s, "a");
+      s->reset_requests();
+      a.write<std::uint16_t>(zarr::region::all(a.shape()), values);
+      auto n = s->requests();
+      BOOST_TEST(n.put == 64u);
+      BOOST_TEST(n.peak_in_flight == in_flight);
+      if (in_flight > 1) BOOST_TEST(n.connections >= 2u);  // side by side, not one after the other
+
+      s->reset_requests();
+      BOOST_TEST(zarr::array::open(s, "a").read<std::uint16_t>(zarr::region::all(a.shape())) == values,
+                 boost::test_tools::per_element());
+      BOOST_TEST_MESSAGE("write: peak " << n.peak_in_flight << " in flight, " << n.connections << " connections");
+      n = s->requests();
+      BOOST_TEST_MESSAGE("read: peak " << n.peak_in_flight << " in flight, " << n.connections << " connections");
+      BOOST_TEST(n.get == 65u);  // zarr.json, then the 64 chunks
+      BOOST_TEST(n.peak_in_flight == in_flight);
+      if (in_flight == 1) BOOST_TEST(n.connections <= 1u);  // kept alive from the write
+    }
+  }
+}
+
+// A batch that meets an absent chunk reads it as the fill value; a failing request stops the
+// batch with an error that names the array and the key.
+BOOST_AUTO_TEST_CASE(batched_reads_fill_absent_chunks_and_name_a_failing_key) {
+  const auto o = zarr_test::fresh_bucket("batches");
+  if (!o) return;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  auto a = zarr::array_builder({64, 64}, zarr::data_type::uint16).chunk_shape({16, 16}).fill_value(7).create(s, "a");
+  const auto values = iota_values(64 * 64);
+  a.write<std::uint16_t>({{0, 0}, {16, 64}}, std::vector<std::uint16_t>(values.begin(), values.begin() + 16 * 64));
+  const auto back = a.read<std::uint16_t>(zarr::region::all(a.shape()));
+  BOOST_TEST(back[0] == values[0]);
+  BOOST_TEST(back[16 * 64 - 1] == values[16 * 64 - 1]);
+  BOOST_TEST(back[16 * 64] == 7);
+  BOOST_TEST(back.back() == 7);
+  // Wrong credentials: the first answer (403) stops the batch, with no retry.
+  auto bad = *o;
+  bad.secret_access_key = "not-the-secret-0123456789";
+  auto b = std::make_shared<zarr::s3_store>(bad);
+  std::vector<zarr::store::get_item> items(16);
+  for (std::size_t i = 0; i < items.size(); ++i) items[i].key = "a/c/" + std::to_string(i / 4) + "/" + std::to_string(i % 4);
+  ZARR_CHECK_ERROR(b->get_many(items), zarr::errc::io, "s3 bucket \"" + o->bucket + "\", key \"batches/a/c/");
+  BOOST_TEST(b->requests().retries == 0u);
+  BOOST_TEST(b->requests().get <= 16u);
 }
 
 // The array core's property test (random arrays, chunkings, codec chains, regions against a

@@ -39,6 +39,8 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return shard_; }
   // The index and every inner chunk at its largest.
   [[nodiscard]] std::uint64_t max_encoded_size() const noexcept override;
+  // A part of a shard is read as its index and the inner chunks the part meets.
+  [[nodiscard]] bool reads_parts() const noexcept override { return true; }
 
   [[nodiscard]] const codec_chain& inner_codecs() const noexcept { return *inner_; }
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }

@@ -11,6 +11,7 @@ module;
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 #include <boost/json.hpp>
 module zarr.codec.sharding_indexed;
@@ -23,6 +24,9 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
+// Inner chunks whose bytes are at most this far apart are read with one request: reading the
+// gap costs less than another request (a system call; on object storage, a round trip).
+constexpr std::uint64_t merge_gap = std::uint64_t{64} << 10;
 constexpr std::uint64_t max_inner_chunks = std::uint64_t{1} << 59;
 
 // The inner chunk shape: positive integers.
@@ -247,19 +251,44 @@ bool sharding_indexed_codec::do_decode_region(const chunk_reader& reader, const 
   });
   if (!kept) return false;
   const auto& index = *static_cast<const std::vector<std::uint64_t>*>(kept.get());
-  for_each_cell_part(config_.chunk_shape, box, [&](const cell_part& part) {
+  const auto inner_of = [&](const cell_part& part) {
     std::uint64_t k = 0;
     for (std::size_t i = 0; i < part.cell.size(); ++i) k = k * chunks_per_shard_[i] + part.cell[i];
-    const auto place = out.window(part.in_region, part.extent());
-    if (index[2 * k] == empty_entry) {
-      fill(place, shard_.fill);
-      return;
+    return k;
+  };
+  // The inner chunks the box meets, by where their bytes are in the shard: neighbours at most
+  // merge_gap bytes apart are read with one request (docs/decisions.md 38).
+  const auto parts = cell_parts(config_.chunk_shape, box);
+  std::vector<std::pair<std::uint64_t, std::size_t>> stored;  // offset, part
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const auto k = inner_of(parts[p]);
+    if (index[2 * k] == empty_entry)
+      fill(out.window(parts[p].in_region, parts[p].extent()), shard_.fill);
+    else
+      stored.emplace_back(index[2 * k], p);
+  }
+  std::sort(stored.begin(), stored.end());
+  for (std::size_t first = 0; first < stored.size();) {
+    const auto start = stored[first].first;
+    auto end = start + index[2 * inner_of(parts[stored[first].second]) + 1];
+    auto last = first;
+    while (last + 1 < stored.size() && stored[last + 1].first <= end + merge_gap) {
+      ++last;
+      end = std::max(end, stored[last].first + index[2 * inner_of(parts[stored[last].second]) + 1]);
     }
-    const auto stored = reader.read(byte_range{index[2 * k], index[2 * k + 1], false});
-    if (!stored)
-      throw error(errc::corrupt_chunk, label() + ": inner chunk " + std::to_string(k) + ": the shard vanished while reading");
-    decode_inner(*stored, k, part.in_cell, place);
-  });
+    const auto bytes_read = reader.read(byte_range{start, end - start, false});
+    if (!bytes_read)
+      throw error(errc::corrupt_chunk, label() + ": inner chunk " + std::to_string(inner_of(parts[stored[first].second])) +
+                                           ": the shard vanished while reading");
+    for (auto i = first; i <= last; ++i) {
+      const auto& part = parts[stored[i].second];
+      const auto k = inner_of(part);
+      const auto piece = std::span<const std::byte>(*bytes_read).subspan(static_cast<std::size_t>(index[2 * k] - start),
+                                                                         static_cast<std::size_t>(index[2 * k + 1]));
+      decode_inner(piece, k, part.in_cell, out.window(part.in_region, part.extent()));
+    }
+    first = last + 1;
+  }
   return true;
 }
 
