@@ -45,6 +45,7 @@ struct array_metadata {
   int zarr_format = 3;                     // 2: a `.zarray` (with `.zattrs`), 3: a zarr.json
   std::vector<std::uint64_t> shape;
   data_type type = data_type::float64;
+  time_resolution time;                    // numpy.datetime64 and numpy.timedelta64: unit and scale factor
   std::vector<std::uint64_t> chunk_shape;  // the regular chunk grid
   chunk_key_encoding key_encoding;
   scalar fill_value;

@@ -463,10 +463,11 @@ BOOST_AUTO_TEST_CASE(default_fill_values_are_zero_or_one_for_e8m0) {
   for (const auto& row : zarr::data_types) {
     const auto v = zarr::default_fill_value(row.type);
     BOOST_TEST(v.type == row.type);
-    const std::string expected = row.type == data_type::float8_e8m0fnu ? "1"
-                                 : row.type == data_type::bool_       ? "false"
-                                 : row.kind == zarr::dtype_kind::complex ? "[0,0]"
-                                                                         : "0";
+    const std::string expected = row.type == data_type::float8_e8m0fnu           ? "1"
+                                 : row.type == data_type::complex_float8_e8m0fnu ? "[1,1]"
+                                 : row.type == data_type::bool_                  ? "false"
+                                 : row.kind == zarr::dtype_kind::complex         ? "[0,0]"
+                                                                                 : "0";
     BOOST_TEST(zarr::fill_value_to_json_text(v) == expected, row.name);
   }
   BOOST_TEST(hex_of(zarr::default_fill_value(data_type::float8_e8m0fnu)) == "7f");
