@@ -182,7 +182,7 @@ std::optional<numpy_dtype> parse_numpy_time(std::string_view code, char order) n
 std::optional<numpy_dtype> parse_numpy_dtype(std::string_view text) noexcept {
   constexpr char native = std::endian::native == std::endian::little ? '<' : '>';
   for (const auto& row : numpy_types)
-    if (text == row.plain) return numpy_dtype{row.type, info(row.type).size == 1 ? '|' : native};
+    if (text == row.plain) return numpy_dtype{row.type, info(row.type).size == 1 ? '|' : native, {}};
   if (text.empty()) return std::nullopt;
   char order = text[0];
   std::string_view code = text.substr(1);
@@ -196,7 +196,7 @@ std::optional<numpy_dtype> parse_numpy_dtype(std::string_view text) noexcept {
     if (code == row.code) {
       // NumPy reads '|' on a multi-byte type ("|f4") as native order, and so do we.
       const bool one_byte = info(row.type).size == 1;
-      return numpy_dtype{row.type, one_byte ? '|' : order == '|' ? native : order};
+      return numpy_dtype{row.type, one_byte ? '|' : order == '|' ? native : order, {}};
     }
   return std::nullopt;
 }

@@ -180,8 +180,11 @@ void convert_time_counts(data_type type, std::span<const std::int64_t> in, time_
 
 std::int64_t convert_time_count(data_type type, std::int64_t count, time_resolution from, time_resolution to,
                                 std::string_view where) {
+  if (!is_time(type))
+    throw error(errc::invalid_argument, std::string(where) + ": expected a count of a time type, got " + std::string(name(type)));
   std::int64_t out = 0;
-  convert_time_counts(type, std::span(&count, 1), from, std::span(&out, 1), to, where);
+  if (const auto f = convert_one(type, count, from, to, out); f != failure::none)
+    throw_failure(f, count, from, to, std::string(where));
   return out;
 }
 
