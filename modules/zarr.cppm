@@ -8,6 +8,7 @@ export import zarr.arithmetic;
 export import zarr.arithmetic.kernels;
 export import zarr.element;
 export import zarr.fill_value;
+export import zarr.time;
 export import zarr.store;
 export import zarr.codec;
 export import zarr.codec.cast_value;

@@ -198,6 +198,9 @@ constexpr float_format float64_format{11, 52, 1023, float_specials::ieee};
     case float_specials::e8m0:
       if (e_field == e_all) return exact_value::nan();
       return {value_class::finite, false, 1, static_cast<int>(e_field) - f.bias, false};
+    case float_specials::fn_nan:
+      if (magnitude == f.canonical_nan()) return exact_value::nan(negative);
+      break;
     case float_specials::fn: break;
   }
   if (e_field == 0) return {value_class::finite, negative, mantissa, 1 - f.bias - m_bits, false};
@@ -222,7 +225,8 @@ constexpr exact_value exact_value::from_double(double v) noexcept {
   if (oor == out_of_range_mode::wrap) oor = out_of_range_mode::error;
   if (v.kind == value_class::nan) {
     if (!f.has_nan()) return {0, numeric_errc::invalid, false};
-    return {f.canonical_nan() | (f.specials == float_specials::ieee ? sign : 0), numeric_errc::none, false};
+    const bool signed_nan = f.specials == float_specials::ieee || f.specials == float_specials::fn_nan;
+    return {f.canonical_nan() | (signed_nan ? sign : 0), numeric_errc::none, false};
   }
   if (v.kind == value_class::infinite) {
     if (!f.has_infinity()) return {0, numeric_errc::invalid, false};
@@ -502,10 +506,7 @@ constexpr numeric_result uint64_arith(arith_op op, std::uint64_t a, std::uint64_
 
 // The registry's float type with format `f`.
 [[nodiscard]] consteval data_type float_type_of(float_format f) {
-  for (const auto& row : data_types)
-    if (row.kind == dtype_kind::floating && row.format.exponent_bits == f.exponent_bits &&
-        row.format.mantissa_bits == f.mantissa_bits && row.format.bias == f.bias && row.format.specials == f.specials)
-      return row.type;
+  if (const auto t = type_with_format(dtype_kind::floating, f)) return *t;
   throw "not a registered float format";
 }
 
@@ -573,6 +574,7 @@ using float8_e5m2fnuz = small_float<info(data_type::float8_e5m2fnuz).format>;
 using float8_e8m0fnu = small_float<info(data_type::float8_e8m0fnu).format>;
 using bfloat16 = small_float<info(data_type::bfloat16).format>;
 using float16 = small_float<info(data_type::float16).format>;
+using float8_e4m3fn = small_float<info(data_type::float8_e4m3fn).format>;  // TensorStore's OCP E4M3
 
 // A two's complement (Signed) or unsigned integer of 2 or 4 bits, held in one byte like its
 // in-memory layout (sign-extended for signed). Arithmetic is checked (throws zarr::error).

@@ -148,6 +148,9 @@ class array_builder {
   // Converted exactly to the data type (an error at metadata() otherwise). Default: zero
   // (false; 1 for float8_e8m0fnu, which has no zero).
   array_builder& fill_value(typed_value value);
+  // The unit and scale factor of numpy.datetime64 and numpy.timedelta64, which need one
+  // ({zarr::time_unit::ns}; an error at metadata() for any other type, and without it).
+  array_builder& resolution(time_resolution r);
   // The chain in order. When it holds no array -> bytes codec (bytes, packbits,
   // sharding_indexed), bytes{} goes after the array -> array ones. Default: [bytes{}].
   array_builder& codecs(std::vector<codecs::any> chain);
@@ -170,6 +173,7 @@ class array_builder {
   std::optional<std::vector<std::uint64_t>> chunk_shape_;
   std::optional<codecs::sharding_indexed> shards_;
   std::optional<typed_value> fill_;
+  std::optional<time_resolution> resolution_;
   std::vector<codecs::any> codecs_;
   boost::json::object attributes_;
   std::optional<std::vector<std::optional<std::string>>> dimension_names_;

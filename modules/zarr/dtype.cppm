@@ -1,6 +1,9 @@
 // zarr.dtype: every data type of the Zarr v3 core spec and the zarr-extensions data types,
 // by name, with size, kind, limits and bit layout (Zarr v3 core spec "Data types";
-// zarr-extensions data-types/*). Sub-byte types occupy one byte per element in memory.
+// zarr-extensions data-types/*; the time types: datatype-numpy.datetime64.md and
+// datatype-numpy.timedelta64.md; the complex small floats: datatype-complex_bfloat16.md,
+// datatype-complex_float16.md, datatype-complex_float8_e4m3.md and the same pattern for the
+// others). Sub-byte types occupy one byte per element in memory (each complex component one).
 module;
 #include <algorithm>
 #include <array>
@@ -26,10 +29,17 @@ enum class data_type : std::uint8_t {
   float8_e5m2, float8_e5m2fnuz, float8_e8m0fnu,
   bfloat16, float16, float32, float64,
   complex64, complex128,
+  numpy_datetime64, numpy_timedelta64,
+  complex_bfloat16, complex_float16, complex_float4_e2m1fn, complex_float6_e2m3fn, complex_float6_e3m2fn,
+  complex_float8_e3m4, complex_float8_e4m3, complex_float8_e4m3b11fnuz, complex_float8_e4m3fnuz,
+  complex_float8_e5m2, complex_float8_e5m2fnuz, complex_float8_e8m0fnu,
+  float8_e4m3fn,  // TensorStore's (unregistered): OCP E4M3, not the registry's float8_e4m3
 };
-inline constexpr std::size_t data_type_count = 29;
+inline constexpr std::size_t data_type_count = 44;
 
-enum class dtype_kind : std::uint8_t { boolean, signed_integer, unsigned_integer, floating, complex };
+// `time`: numpy.datetime64 and numpy.timedelta64, an int64 count of a time_resolution
+// (zarr-extensions data-types/numpy.datetime64, numpy.timedelta64); not numbers to arithmetic.
+enum class dtype_kind : std::uint8_t { boolean, signed_integer, unsigned_integer, floating, complex, time };
 
 // How a binary floating-point format spends its special encodings.
 enum class float_specials : std::uint8_t {
@@ -37,6 +47,7 @@ enum class float_specials : std::uint8_t {
   fn,    // finite: no infinity, no NaN, signed zero
   fnuz,  // finite, unsigned zero: the negative-zero pattern is the only NaN
   e8m0,  // no sign, no mantissa: 2^(E-bias), all ones is the only NaN, no zero
+  fn_nan,  // finite: no infinity, the all-ones magnitude is NaN (either sign), signed zero (OCP E4M3)
 };
 
 // A binary floating-point format: sign (unless e8m0), exponent bits, mantissa bits.
@@ -48,13 +59,15 @@ struct float_format {
   int bias;
   float_specials specials;
 
+  friend constexpr bool operator==(const float_format&, const float_format&) = default;
+
   [[nodiscard]] constexpr int bits() const noexcept {
     return (specials == float_specials::e8m0 ? 0 : 1) + exponent_bits + mantissa_bits;
   }
   [[nodiscard]] constexpr bool has_infinity() const noexcept { return specials == float_specials::ieee; }
   [[nodiscard]] constexpr bool has_nan() const noexcept { return specials != float_specials::fn; }
   [[nodiscard]] constexpr bool has_negative_zero() const noexcept {
-    return specials == float_specials::ieee || specials == float_specials::fn;
+    return specials == float_specials::ieee || specials == float_specials::fn || specials == float_specials::fn_nan;
   }
   [[nodiscard]] constexpr bool has_sign() const noexcept { return specials != float_specials::e8m0; }
   [[nodiscard]] constexpr std::uint64_t sign_mask() const noexcept {
@@ -67,6 +80,7 @@ struct float_format {
       case float_specials::ieee: return exp_all | (std::uint64_t{1} << (mantissa_bits - 1));
       case float_specials::fnuz: return sign_mask();
       case float_specials::e8m0: return exp_all;
+      case float_specials::fn_nan: return sign_mask() - 1;
       case float_specials::fn: return 0;
     }
     return 0;
@@ -80,7 +94,8 @@ struct float_format {
     const std::uint64_t all = (std::uint64_t{1} << (bits() - (has_sign() ? 1 : 0))) - 1;
     switch (specials) {
       case float_specials::ieee: return infinity() - 1;
-      case float_specials::e8m0: return all - 1;
+      case float_specials::e8m0:
+      case float_specials::fn_nan: return all - 1;
       default: return all;
     }
   }
@@ -111,6 +126,18 @@ constexpr dtype_info floating(data_type t, std::string_view n, float_format f) {
   const int bits = f.bits();
   return {t, n, dtype_kind::floating, bits, bits <= 8 ? 1 : bits / 8, f, 0, 0};
 }
+// A complex type of two values of the float format `f` (real, then imaginary), each as the
+// float type lays it out (zarr-extensions data-types/complex_<float>: "2 consecutive ... values").
+constexpr dtype_info complex_of(data_type t, std::string_view n, float_format f) {
+  const dtype_info part = floating(t, n, f);
+  return {t, n, dtype_kind::complex, 2 * part.bits, 2 * part.size, f, 0, 0};
+}
+inline constexpr float_format bfloat16_f{8, 7, 127, float_specials::ieee}, float16_f{5, 10, 15, float_specials::ieee},
+    e2m1fn_f{2, 1, 1, float_specials::fn}, e2m3fn_f{2, 3, 1, float_specials::fn}, e3m2fn_f{3, 2, 3, float_specials::fn},
+    e3m4_f{3, 4, 3, float_specials::ieee}, e4m3_f{4, 3, 7, float_specials::ieee},
+    e4m3b11fnuz_f{4, 3, 11, float_specials::fnuz}, e4m3fnuz_f{4, 3, 8, float_specials::fnuz},
+    e5m2_f{5, 2, 15, float_specials::ieee}, e5m2fnuz_f{5, 2, 16, float_specials::fnuz},
+    e8m0fnu_f{8, 0, 127, float_specials::e8m0};
 }  // namespace detail
 
 // The registry: one row per data type, in the order of the enumeration.
@@ -128,22 +155,37 @@ inline constexpr std::array<dtype_info, data_type_count> data_types{{
     detail::integer(data_type::uint16, "uint16", false, 16),
     detail::integer(data_type::uint32, "uint32", false, 32),
     detail::integer(data_type::uint64, "uint64", false, 64),
-    detail::floating(data_type::float4_e2m1fn, "float4_e2m1fn", {2, 1, 1, float_specials::fn}),
-    detail::floating(data_type::float6_e2m3fn, "float6_e2m3fn", {2, 3, 1, float_specials::fn}),
-    detail::floating(data_type::float6_e3m2fn, "float6_e3m2fn", {3, 2, 3, float_specials::fn}),
-    detail::floating(data_type::float8_e3m4, "float8_e3m4", {3, 4, 3, float_specials::ieee}),
-    detail::floating(data_type::float8_e4m3, "float8_e4m3", {4, 3, 7, float_specials::ieee}),
-    detail::floating(data_type::float8_e4m3b11fnuz, "float8_e4m3b11fnuz", {4, 3, 11, float_specials::fnuz}),
-    detail::floating(data_type::float8_e4m3fnuz, "float8_e4m3fnuz", {4, 3, 8, float_specials::fnuz}),
-    detail::floating(data_type::float8_e5m2, "float8_e5m2", {5, 2, 15, float_specials::ieee}),
-    detail::floating(data_type::float8_e5m2fnuz, "float8_e5m2fnuz", {5, 2, 16, float_specials::fnuz}),
-    detail::floating(data_type::float8_e8m0fnu, "float8_e8m0fnu", {8, 0, 127, float_specials::e8m0}),
-    detail::floating(data_type::bfloat16, "bfloat16", {8, 7, 127, float_specials::ieee}),
-    detail::floating(data_type::float16, "float16", {5, 10, 15, float_specials::ieee}),
+    detail::floating(data_type::float4_e2m1fn, "float4_e2m1fn", detail::e2m1fn_f),
+    detail::floating(data_type::float6_e2m3fn, "float6_e2m3fn", detail::e2m3fn_f),
+    detail::floating(data_type::float6_e3m2fn, "float6_e3m2fn", detail::e3m2fn_f),
+    detail::floating(data_type::float8_e3m4, "float8_e3m4", detail::e3m4_f),
+    detail::floating(data_type::float8_e4m3, "float8_e4m3", detail::e4m3_f),
+    detail::floating(data_type::float8_e4m3b11fnuz, "float8_e4m3b11fnuz", detail::e4m3b11fnuz_f),
+    detail::floating(data_type::float8_e4m3fnuz, "float8_e4m3fnuz", detail::e4m3fnuz_f),
+    detail::floating(data_type::float8_e5m2, "float8_e5m2", detail::e5m2_f),
+    detail::floating(data_type::float8_e5m2fnuz, "float8_e5m2fnuz", detail::e5m2fnuz_f),
+    detail::floating(data_type::float8_e8m0fnu, "float8_e8m0fnu", detail::e8m0fnu_f),
+    detail::floating(data_type::bfloat16, "bfloat16", detail::bfloat16_f),
+    detail::floating(data_type::float16, "float16", detail::float16_f),
     detail::floating(data_type::float32, "float32", {8, 23, 127, float_specials::ieee}),
     detail::floating(data_type::float64, "float64", {11, 52, 1023, float_specials::ieee}),
     {data_type::complex64, "complex64", dtype_kind::complex, 64, 8, {8, 23, 127, float_specials::ieee}, 0, 0},
     {data_type::complex128, "complex128", dtype_kind::complex, 128, 16, {11, 52, 1023, float_specials::ieee}, 0, 0},
+    {data_type::numpy_datetime64, "numpy.datetime64", dtype_kind::time, 64, 8, detail::no_format, INT64_MIN, INT64_MAX},
+    {data_type::numpy_timedelta64, "numpy.timedelta64", dtype_kind::time, 64, 8, detail::no_format, INT64_MIN, INT64_MAX},
+    detail::complex_of(data_type::complex_bfloat16, "complex_bfloat16", detail::bfloat16_f),
+    detail::complex_of(data_type::complex_float16, "complex_float16", detail::float16_f),
+    detail::complex_of(data_type::complex_float4_e2m1fn, "complex_float4_e2m1fn", detail::e2m1fn_f),
+    detail::complex_of(data_type::complex_float6_e2m3fn, "complex_float6_e2m3fn", detail::e2m3fn_f),
+    detail::complex_of(data_type::complex_float6_e3m2fn, "complex_float6_e3m2fn", detail::e3m2fn_f),
+    detail::complex_of(data_type::complex_float8_e3m4, "complex_float8_e3m4", detail::e3m4_f),
+    detail::complex_of(data_type::complex_float8_e4m3, "complex_float8_e4m3", detail::e4m3_f),
+    detail::complex_of(data_type::complex_float8_e4m3b11fnuz, "complex_float8_e4m3b11fnuz", detail::e4m3b11fnuz_f),
+    detail::complex_of(data_type::complex_float8_e4m3fnuz, "complex_float8_e4m3fnuz", detail::e4m3fnuz_f),
+    detail::complex_of(data_type::complex_float8_e5m2, "complex_float8_e5m2", detail::e5m2_f),
+    detail::complex_of(data_type::complex_float8_e5m2fnuz, "complex_float8_e5m2fnuz", detail::e5m2fnuz_f),
+    detail::complex_of(data_type::complex_float8_e8m0fnu, "complex_float8_e8m0fnu", detail::e8m0fnu_f),
+    detail::floating(data_type::float8_e4m3fn, "float8_e4m3fn", {4, 3, 7, float_specials::fn_nan}),
 }};
 
 [[nodiscard]] constexpr const dtype_info& info(data_type t) noexcept {
@@ -155,12 +197,59 @@ inline constexpr std::array<dtype_info, data_type_count> data_types{{
   return k == dtype_kind::signed_integer || k == dtype_kind::unsigned_integer;
 }
 [[nodiscard]] constexpr bool is_float(data_type t) noexcept { return info(t).kind == dtype_kind::floating; }
+[[nodiscard]] constexpr bool is_time(data_type t) noexcept { return info(t).kind == dtype_kind::time; }
+// The registry's type of kind `kind` (floating or complex) made of the float format `f`.
+[[nodiscard]] constexpr std::optional<data_type> type_with_format(dtype_kind kind, const float_format& f) noexcept {
+  for (const auto& row : data_types)
+    if (row.kind == kind && row.format == f) return row.type;
+  return std::nullopt;
+}
+// The float type of each component of a complex type (complex64: float32, complex_float8_e4m3:
+// float8_e4m3); the type itself for any other.
+[[nodiscard]] constexpr data_type complex_component(data_type t) noexcept {
+  if (info(t).kind != dtype_kind::complex) return t;
+  return type_with_format(dtype_kind::floating, info(t).format).value_or(t);
+}
+
+// The unit and scale factor of numpy.datetime64 and numpy.timedelta64 (their READMEs,
+// "Configuration"): a count c means c * scale_factor units (after the Unix epoch, for
+// datetime64). `generic` is NumPy's unit-less type, which holds NaT and nothing else that
+// converts. The count INT64_MIN is NaT ("Not a Time").
+enum class time_unit : std::uint8_t { generic, Y, M, W, D, h, m, s, ms, us, ns, ps, fs, as };
+inline constexpr std::int64_t not_a_time = INT64_MIN;
+struct time_resolution {
+  time_unit unit = time_unit::generic;
+  std::uint32_t scale_factor = 1;  // 1 to 2^31 - 1
+  friend bool operator==(const time_resolution&, const time_resolution&) = default;
+};
+// "Y", "M", ..., "us" (never "μs"), "generic".
+[[nodiscard]] std::string_view time_unit_name(time_unit u) noexcept;
+// A unit by name ("μs" is "us"); nothing for any other text.
+[[nodiscard]] std::optional<time_unit> time_unit_from_name(std::string_view name) noexcept;
+
+// The C++ element types of the two time types: the int64 count, in the array's resolution.
+struct datetime64 {
+  std::int64_t count = 0;
+  friend bool operator==(const datetime64&, const datetime64&) = default;
+};
+struct timedelta64 {
+  std::int64_t count = 0;
+  friend bool operator==(const timedelta64&, const timedelta64&) = default;
+};
+
+// A data type with its parameters: what a zarr.json `data_type` member says in full.
+struct data_type_spec {
+  data_type type = data_type::bool_;
+  time_resolution time;  // numpy.datetime64 and numpy.timedelta64 only
+  friend bool operator==(const data_type_spec&, const data_type_spec&) = default;
+};
 
 // One value of a data type in its in-memory layout, which is also the layout of chunk
 // buffers handed to and from codecs: native-endian; bool as one byte 0/1; int2/int4 as one
 // sign-extended byte, uint2/uint4 as one byte; the small floats (4 to 8 bits) as their bits
 // in the low bits of one byte; bfloat16 and float16 as their 16 bits; float32/float64 as
-// float/double; complex as two floats or doubles (real, imaginary).
+// float/double; complex as two values of its component type (real, imaginary), each laid out
+// as that float type is; the time types as their int64 count.
 struct scalar {
   data_type type = data_type::bool_;
   std::array<std::byte, 16> bits{};
@@ -203,25 +292,31 @@ struct scalar {
 // as aliases of complex64/complex128). Throws zarr::error (unsupported) for unknown names.
 [[nodiscard]] data_type data_type_from_name(std::string_view name);
 
-// Parses the `data_type` member of zarr.json: a name, or {"name": ..., "configuration": {}}.
+// Parses the `data_type` member of zarr.json: a name, or {"name": ..., "configuration": {...}}.
 // `where` names the field in error messages ("data_type", "codecs[1].configuration.data_type").
+// The time types require their configuration ({"unit": "ns", "scale_factor": 1}); every other
+// type takes none (an empty object at most).
+[[nodiscard]] data_type_spec parse_data_type_spec(const boost::json::value& json, std::string_view where = "data_type");
+// The same, without the parameters.
 [[nodiscard]] data_type parse_data_type(const boost::json::value& json, std::string_view where = "data_type");
 
-// The canonical JSON form: the plain name.
+// The canonical JSON form: the plain name; for the time types the object with the configuration.
 [[nodiscard]] boost::json::value to_json(data_type t);
+[[nodiscard]] boost::json::value to_json(const data_type_spec& t);
 
 // A NumPy type string of Zarr v2 (Zarr storage specification version 2, "Data type encoding"):
 // the type and its byte order, '<' little, '>' big, '|' not relevant (one byte).
 struct numpy_dtype {
   data_type type = data_type::bool_;
   char byte_order = '|';
+  time_resolution time;  // "<M8[10us]", "<m8[s]"; "<M8" is the generic unit
 };
-// Parses "<i4", ">f8", "|u1", "|b1", "<c16" (byte order, kind, size), or a plain NumPy name
-// ("float32", "uint8", "bool"; native order); nothing for any other text (or a type this library
-// lacks: strings, dates, structured types).
+// Parses "<i4", ">f8", "|u1", "|b1", "<c16", "<M8[ns]", ">m8[10s]" (byte order, kind, size or
+// unit), or a plain NumPy name ("float32", "uint8", "bool"; native order); nothing for any
+// other text (or a type this library lacks: strings, structured types).
 [[nodiscard]] std::optional<numpy_dtype> parse_numpy_dtype(std::string_view text) noexcept;
-// The type string of `t` in `byte_order` ('|' for one-byte types whatever is asked);
-// nothing for a type NumPy does not have (int4, bfloat16, the small floats).
-[[nodiscard]] std::optional<std::string> numpy_dtype_string(data_type t, char byte_order);
+// The type string of `t` in `byte_order` ('|' for one-byte types whatever is asked; `time`
+// for the time types); nothing for a type NumPy does not have (int4, bfloat16, the small floats).
+[[nodiscard]] std::optional<std::string> numpy_dtype_string(data_type t, char byte_order, time_resolution time = {});
 
 }  // namespace zarr

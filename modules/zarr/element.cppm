@@ -19,6 +19,16 @@ export import zarr.error;
 
 export namespace zarr {
 
+// A complex value whose parts are small floats (zarr::bfloat16, zarr::float16,
+// zarr::float8_e4m3, ...): the element type of complex_bfloat16, complex_float16,
+// complex_float8_e4m3, ... (std::complex is for float, double and long double only).
+template <class T>
+struct complex_value {
+  T real{};
+  T imag{};
+  friend constexpr bool operator==(const complex_value&, const complex_value&) = default;
+};
+
 namespace element_detail {
 template <class T>
 struct traits {
@@ -57,6 +67,14 @@ template <float_format F>
 struct traits<small_float<F>> : is<small_float<F>, small_float<F>::type> {};
 template <int Bits, bool Signed>
 struct traits<small_int<Bits, Signed>> : is<small_int<Bits, Signed>, small_int<Bits, Signed>::type> {};
+template <float_format F>
+  requires(F.bits() <= 16)
+struct traits<complex_value<small_float<F>>>
+    : is<complex_value<small_float<F>>, *type_with_format(dtype_kind::complex, F)> {};
+template <>
+struct traits<datetime64> : is<datetime64, data_type::numpy_datetime64> {};
+template <>
+struct traits<timedelta64> : is<timedelta64, data_type::numpy_timedelta64> {};
 }  // namespace element_detail
 
 // A C++ type that stands for one data type: its object representation is that type's
@@ -82,18 +100,20 @@ struct conversion_failure {
 
 // Converts the values of `in` (type `from`, in-memory layout) to `to` into `out` (same number
 // of elements), exactly: NaN stays NaN (its payload is not kept), -0 becomes 0 in types
-// without it, anything else must have the same value in `to`. Any two of the 29 types: bool is
-// 0 or 1; a real value is a complex one with imaginary part +0, and a complex value is real
-// when its imaginary part is zero. Stops at the first element that cannot be converted and
-// reports it; nothing when all were. The buffers must be of matching sizes (checked by the
-// throwing form).
+// without it, anything else must have the same value in `to`. Any two of the 29 numeric types
+// and bool: bool is 0 or 1; a real value is a complex one with imaginary part +0, and a complex
+// value is real when its imaginary part is zero. A time type (numpy.datetime64,
+// numpy.timedelta64) converts only to itself: its counts have no meaning without the array's
+// resolution (zarr.time converts between resolutions); any other pair fails at element 0.
+// Stops at the first element that cannot be converted and reports it; nothing when all were.
+// The buffers must be of matching sizes (checked by the throwing form).
 [[nodiscard]] std::optional<conversion_failure> convert_elements(data_type from, std::span<const std::byte> in,
                                                                  data_type to, std::span<std::byte> out) noexcept;
 
 // The throwing form: zarr::error naming `where`, the element index and value:
 // `array "/t", element 3: expected a value that int8 holds exactly, got 3.5 (float64)` —
 // out_of_range beyond the range of `to`, invalid_value otherwise; invalid_argument when the
-// buffer sizes do not match.
+// buffer sizes do not match; unsupported between a time type and another type.
 void convert_elements(data_type from, std::span<const std::byte> in, data_type to, std::span<std::byte> out,
                       std::string_view where);
 

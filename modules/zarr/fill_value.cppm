@@ -50,7 +50,7 @@ export namespace zarr {
 [[nodiscard]] std::string fill_value_to_json_text(const scalar& value);
 
 // The default fill value of a type when a user gives none: zero (false), or for
-// float8_e8m0fnu, which has no zero, 1.0 (0x7f).
+// float8_e8m0fnu, which has no zero, 1.0 (0x7f), and [1, 1] for complex_float8_e8m0fnu.
 [[nodiscard]] scalar default_fill_value(data_type type) noexcept;
 
 // The core of number parsing, without exceptions: how a JSON number text rounds to a format.

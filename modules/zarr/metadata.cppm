@@ -47,6 +47,7 @@ struct array_metadata {
   int zarr_format = 3;                     // 2: a `.zarray` (with `.zattrs`), 3: a zarr.json
   std::vector<std::uint64_t> shape;
   data_type type = data_type::float64;
+  time_resolution time;                    // numpy.datetime64 and numpy.timedelta64: unit and scale factor
   std::vector<std::uint64_t> chunk_shape;  // the regular chunk grid (see chunk_edges)
   // The rectilinear chunk grid (zarr-extensions chunk-grids/rectilinear) instead of the
   // regular one: per dimension, the edge lengths listed (runs expanded), or none where one

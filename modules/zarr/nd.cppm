@@ -214,6 +214,7 @@ void for_each_cell_part(std::span<const grid_axis> grid, const region& r, F&& f)
 }
 
 // The same, collected (to be processed in parallel).
+[[nodiscard]] std::vector<cell_part> cell_parts(std::span<const std::uint64_t> cell_shape, const region& r);
 [[nodiscard]] std::vector<cell_part> cell_parts(std::span<const grid_axis> grid, const region& r);
 
 }  // namespace zarr

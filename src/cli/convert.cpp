@@ -38,6 +38,8 @@ double decode_float(std::uint64_t bits, const zarr::float_format& f) {
     v = m == 0 ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
   else if (f.specials == zarr::float_specials::fnuz && bits == f.sign_mask())
     return std::numeric_limits<double>::quiet_NaN();
+  else if (f.specials == zarr::float_specials::fn_nan && magnitude == f.canonical_nan())
+    return std::numeric_limits<double>::quiet_NaN();
   else if (e == 0)
     v = std::ldexp(static_cast<double>(m), 1 - f.bias - f.mantissa_bits);
   else
@@ -137,7 +139,7 @@ std::vector<std::string> v2_to_v3(zarr::array_metadata& meta, const zarr::array&
   if (const auto* filters = v2.filters.if_array())
     for (std::size_t i = 0; i < filters->size(); ++i) pair_up((*filters)[i], "filters[" + std::to_string(i) + "]");
   if (v2.compressor.is_object()) pair_up(v2.compressor, "compressor");
-  mapped.push_back("dtype \"" + *zarr::numpy_dtype_string(meta.type, v2.byte_order) + "\" -> " + std::string(zarr::name(meta.type)) +
+  mapped.push_back("dtype \"" + *zarr::numpy_dtype_string(meta.type, v2.byte_order, meta.time) + "\" -> " + std::string(zarr::name(meta.type)) +
                    (zarr::info(meta.type).size > 1 ? std::string(", bytes ") + (v2.byte_order == '>' ? "big" : "little") + "-endian"
                                                    : std::string()));
   meta.codecs = src.codecs().to_json();

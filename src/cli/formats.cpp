@@ -229,7 +229,8 @@ bool parse_fast(std::string_view token, data_type type, std::byte* out) {
       }
       return true;
     }
-    case dtype_kind::complex: return false;
+    case dtype_kind::complex:
+    case dtype_kind::time: return false;
   }
   return false;
 }
@@ -259,8 +260,14 @@ json_element_writer::json_element_writer(data_type type) : type_(type) {
     cache_.resize(std::size_t{1} << t.bits);
 }
 
+json_element_writer::json_element_writer(data_type type, zarr::time_resolution r) : type_(type), iso_(r) {}
+
 void json_element_writer::append(std::string& out, const std::byte* p) {
   const auto& t = zarr::info(type_);
+  if (iso_) {
+    out += '"' + zarr::datetime_iso8601(load<std::int64_t>(p), *iso_) + '"';
+    return;
+  }
   if (!cache_.empty()) {
     const std::uint64_t raw = t.size == 1 ? std::to_integer<std::uint64_t>(*p) & ((std::uint64_t{1} << t.bits) - 1)
                                           : load<std::uint16_t>(p);
@@ -396,10 +403,18 @@ void swap_elements(std::span<std::byte> data, data_type type) {
                                                                          data.begin() + static_cast<std::ptrdiff_t>(i + part));
 }
 
+namespace {
+
+// The bits of each byte that hold a value of a one-byte type, or a one-byte complex component
+// (complex_float4_e2m1fn: 4); 8 or more for the others.
+int value_bits(const zarr::dtype_info& t) { return t.kind == dtype_kind::complex ? t.format.bits() : t.bits; }
+
+}  // namespace
+
 void to_raw(std::span<std::byte> data, data_type type) {
   const auto& t = zarr::info(type);
-  if (t.bits < 8 && type != data_type::bool_) {
-    const auto mask = static_cast<std::byte>((1u << t.bits) - 1);
+  if (value_bits(t) < 8 && type != data_type::bool_) {
+    const auto mask = static_cast<std::byte>((1u << value_bits(t)) - 1);
     for (auto& b : data) b &= mask;
   }
   if constexpr (std::endian::native == std::endian::big) swap_elements(data, type);
@@ -415,13 +430,13 @@ void from_raw(std::span<std::byte> data, data_type type, std::uint64_t first, st
                                             ": expected a bool byte (0 or 1), got " + std::to_string(std::to_integer<unsigned>(data[i])));
     return;
   }
-  if (t.bits >= 8) return;
+  if (value_bits(t) >= 8) return;
   if (t.kind == dtype_kind::signed_integer) {
     const int shift = 8 - t.bits;
     for (auto& b : data)
       b = static_cast<std::byte>(static_cast<std::int8_t>(static_cast<std::uint8_t>(std::to_integer<unsigned>(b) << shift)) >> shift);
   } else {
-    const auto mask = static_cast<std::byte>((1u << t.bits) - 1);
+    const auto mask = static_cast<std::byte>((1u << value_bits(t)) - 1);
     for (auto& b : data) b &= mask;
   }
 }

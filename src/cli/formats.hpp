@@ -28,11 +28,15 @@ enum class value_format : std::uint8_t { json, raw, npy };
 class json_element_writer {
  public:
   explicit json_element_writer(zarr::data_type type);
+  // numpy.datetime64 as ISO 8601 strings ("2001-01-01T00:00:00.500", "NaT": zarr::datetime_iso8601)
+  // of resolution `r` instead of counts.
+  json_element_writer(zarr::data_type type, zarr::time_resolution r);
   // Appends the text of the element at `p` (in-memory layout) to `out`.
   void append(std::string& out, const std::byte* p);
 
  private:
   zarr::data_type type_;
+  std::optional<zarr::time_resolution> iso_;
   std::vector<std::string> cache_;  // per bit pattern, for types of at most 16 bits
 };
 

@@ -53,9 +53,11 @@ std::optional<std::string> help_text(std::string_view command) {
            "  exactly the region's values in C order; npy input must have the region's shape and\n"
            "  the array's dtype. A value the data type cannot hold is an error naming its index.\n";
   if (command == "read")
-    return "zarr3 read PATH [--format json|raw|npy] [--region R] [--output FILE]\n"
+    return "zarr3 read PATH [--format json|raw|npy] [--region R] [--output FILE] [--iso-8601]\n"
            "  Prints the values of the array at PATH (or of region R), or saves them to FILE.\n"
-           "  npy output is for bool, int8-64, uint8-64, float16/32/64, complex64/128 only.\n";
+           "  npy output is for bool, int8-64, uint8-64, float16/32/64, complex64/128 only.\n"
+           "  numpy.datetime64 and numpy.timedelta64 values are their counts (\"NaT\" for NaT);\n"
+           "  --iso-8601 prints a datetime64 as NumPy's datetime_as_string does (\"1970-01-01T00:00:10\").\n";
   if (command == "info")
     return "zarr3 info PATH [--json]\n"
            "  The node's metadata: data type, shape, chunks, fill value, the resolved codec chain,\n"

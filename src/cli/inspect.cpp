@@ -72,7 +72,7 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
     o["path"] = "/" + where.node;
     o["zarr_format"] = m.zarr_format;
     o["node_type"] = "array";
-    o["data_type"] = zarr::name(a.type());
+    o["data_type"] = zarr::to_json(zarr::data_type_spec{a.type(), a.metadata().time});
     o["shape"] = json::value_from(m.shape);
     o["chunk_shape"] = json::value_from(m.chunk_shape);
     o["grid_shape"] = json::value_from(m.grid_shape());
@@ -98,11 +98,12 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
   }
   std::cout << "array " << where.display() << "\n"
             << "  format           Zarr v" << m.zarr_format
-            << (m.zarr_format == 2 ? std::string(" (.zarray: dtype \"") + *zarr::numpy_dtype_string(m.type, m.v2.byte_order) +
+            << (m.zarr_format == 2 ? std::string(" (.zarray: dtype \"") + *zarr::numpy_dtype_string(m.type, m.v2.byte_order, m.time) +
                                          "\", order \"" + m.v2.order + "\")"
                                    : std::string())
             << "\n"
-            << "  data type        " << zarr::name(a.type()) << "\n"
+            << "  data type        " << zarr::name(a.type())
+            << (zarr::is_time(a.type()) ? " " + zarr::resolution_text(a.metadata().time) : std::string()) << "\n"
             << "  shape            " << shape_text(m.shape) << "\n"
             << "  chunk shape      " << shape_text(m.chunk_shape) << " (grid " << shape_text(m.grid_shape()) << ", "
             << s.chunks_total << " chunks)\n"

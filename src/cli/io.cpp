@@ -335,7 +335,7 @@ int run_write(std::span<const std::string_view> argv) {
 // -------------------------------------------------------------------------------- read
 
 int run_read(std::span<const std::string_view> argv) {
-  const auto args = parse_arguments("read", argv, {{"--format", "--region", "--output"}, {}, 1, 1});
+  const auto args = parse_arguments("read", argv, {{"--format", "--region", "--output"}, {"--iso-8601"}, 1, 1});
   const auto where = parse_location(args.positionals[0]);
   current_target() = where.display();
   const auto output = args.get("--output");
@@ -345,6 +345,9 @@ int run_read(std::span<const std::string_view> argv) {
   const auto r = region_of(args, a);
   const auto type = a.type();
   const auto size = static_cast<std::uint64_t>(zarr::info(type).size);
+  const bool iso = args.has("--iso-8601");
+  if (iso && (format != value_format::json || type != zarr::data_type::numpy_datetime64))
+    throw usage_error("--iso-8601: expected --format json and a numpy.datetime64 array, got " + std::string(zarr::name(type)));
   std::string header;
   if (format == value_format::npy) header = npy_header(type, r.extent());  // before creating the file
 
@@ -377,7 +380,7 @@ int run_read(std::span<const std::string_view> argv) {
     const auto pieces = slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size);
     std::optional<progress> bar;
     if (to_file) bar.emplace("read", r.num_elements());
-    json_element_writer writer(type);
+    auto writer = iso ? json_element_writer(type, a.metadata().time) : json_element_writer(type);
     zarr::bytes buffer;
     std::string text;
     bool first = true;

@@ -193,11 +193,23 @@ array_builder& array_builder::chunk_key_encoding(zarr::chunk_key_encoding encodi
   return *this;
 }
 
+array_builder& array_builder::resolution(time_resolution r) {
+  resolution_ = r;
+  return *this;
+}
+
 array_metadata array_builder::metadata() const {
   try {
     array_metadata m;
     m.shape = shape_;
     m.type = type_;
+    if (is_time(type_) && !resolution_)
+      throw error(errc::invalid_metadata, "data_type: expected a resolution for " + std::string(name(type_)) +
+                                              " (.resolution({zarr::time_unit::ns})), got none");
+    if (!is_time(type_) && resolution_)
+      throw error(errc::invalid_metadata, "data_type: expected no resolution for " + std::string(name(type_)) +
+                                              ", got " + std::string(time_unit_name(resolution_->unit)));
+    if (resolution_) m.time = *resolution_;
     if (chunk_shape_) {
       m.chunk_shape = *chunk_shape_;
     } else {

@@ -1,7 +1,10 @@
 // zarr.dtype: name lookup and the JSON form of data types (Zarr v3 core spec "Data types";
-// each zarr-extensions data-types/* "Data type name" and schema.json: configuration, if any, is empty).
+// each zarr-extensions data-types/* "Data type name" and schema.json: configuration, if any, is empty;
+// numpy.datetime64 and numpy.timedelta64 take {"unit", "scale_factor"}: datatype-numpy.datetime64.md).
 module;
 #include <bit>
+#include <charconv>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,14 +23,63 @@ data_type data_type_from_name(std::string_view name) {
   throw error(errc::unsupported, "data_type: expected a supported data type, got \"" + std::string(name) + "\"");
 }
 
-data_type parse_data_type(const boost::json::value& json, std::string_view where) {
+namespace {
+
+constexpr std::string_view unit_names[] = {"generic", "Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"};
+
+// The configuration of a time type: {"unit": ..., "scale_factor": ...}, both required, nothing else.
+time_resolution parse_time_configuration(const boost::json::value* config, std::string_view type_name,
+                                         const std::string& at) {
+  const auto* o = config ? config->if_object() : nullptr;
+  if (o == nullptr)
+    throw error(errc::invalid_metadata, at + ".configuration: expected {\"unit\": ..., \"scale_factor\": ...} for " +
+                                            std::string(type_name) + ", got " +
+                                            (config ? boost::json::serialize(*config) : std::string("nothing")));
+  time_resolution r;
+  const auto* unit = o->if_contains("unit");
+  const auto* scale = o->if_contains("scale_factor");
+  if (unit == nullptr || !unit->is_string() || !time_unit_from_name(unit->as_string()))
+    throw error(errc::invalid_metadata,
+                at + ".configuration.unit: expected one of \"Y\", \"M\", \"W\", \"D\", \"h\", \"m\", \"s\", \"ms\", "
+                     "\"us\", \"\u03bcs\", \"ns\", \"ps\", \"fs\", \"as\", \"generic\", got " +
+                    (unit ? boost::json::serialize(*unit) : std::string("nothing")));
+  r.unit = *time_unit_from_name(unit->as_string());
+  const auto* i = scale ? scale->if_int64() : nullptr;
+  const auto* u = scale ? scale->if_uint64() : nullptr;
+  const std::int64_t v = i ? *i : u && *u <= INT64_MAX ? static_cast<std::int64_t>(*u) : 0;
+  if ((i == nullptr && u == nullptr) || v < 1 || v > 2147483647)
+    throw error(errc::invalid_metadata, at + ".configuration.scale_factor: expected an integer from 1 to 2147483647, got " +
+                                            (scale ? boost::json::serialize(*scale) : std::string("nothing")));
+  r.scale_factor = static_cast<std::uint32_t>(v);
+  for (const auto& [key, value] : *o)
+    if (key != "unit" && key != "scale_factor")
+      throw error(errc::invalid_metadata, at + ".configuration: expected only unit and scale_factor, got \"" +
+                                              std::string(key) + "\"");
+  return r;
+}
+
+}  // namespace
+
+std::string_view time_unit_name(time_unit u) noexcept { return unit_names[static_cast<std::size_t>(u)]; }
+
+std::optional<time_unit> time_unit_from_name(std::string_view name) noexcept {
+  if (name == "\u03bcs") return time_unit::us;
+  for (std::size_t i = 0; i < std::size(unit_names); ++i)
+    if (unit_names[i] == name) return static_cast<time_unit>(i);
+  return std::nullopt;
+}
+
+data_type_spec parse_data_type_spec(const boost::json::value& json, std::string_view where) {
   const std::string at(where);
   if (const auto* s = json.if_string()) {
+    data_type t{};
     try {
-      return data_type_from_name(*s);
+      t = data_type_from_name(*s);
     } catch (const error& e) {
       throw error(e.code(), at + ": expected a supported data type, got \"" + std::string(*s) + "\"");
     }
+    if (is_time(t)) static_cast<void>(parse_time_configuration(nullptr, *s, at));  // throws: it needs one
+    return {t, {}};
   }
   const auto* object = json.if_object();
   if (object == nullptr)
@@ -37,8 +89,13 @@ data_type parse_data_type(const boost::json::value& json, std::string_view where
     throw error(errc::invalid_metadata, at + ".name: expected a string, got " +
                                             (n ? boost::json::serialize(*n) : std::string("nothing")));
   // The name first: a data type we do not have is named as such, whatever its configuration
-  // holds (zarr-python writes {"name": "numpy.datetime64", "configuration": {"unit": ...}}).
-  const auto type = parse_data_type(*n, at + ".name");
+  // holds.
+  data_type_spec spec;
+  try {
+    spec.type = data_type_from_name(n->as_string());
+  } catch (const error& e) {
+    throw error(e.code(), at + ".name: expected a supported data type, got \"" + std::string(n->as_string()) + "\"");
+  }
   for (const auto& [key, value] : *object) {
     if (key == "name") continue;
     if (key == "must_understand") {
@@ -48,6 +105,7 @@ data_type parse_data_type(const boost::json::value& json, std::string_view where
       continue;
     }
     if (key == "configuration") {
+      if (is_time(spec.type)) continue;
       const auto* config = value.if_object();
       if (config == nullptr)
         throw error(errc::invalid_metadata, at + ".configuration: expected an object, got " + boost::json::serialize(value));
@@ -58,7 +116,19 @@ data_type parse_data_type(const boost::json::value& json, std::string_view where
     }
     throw error(errc::invalid_metadata, at + ": expected only name and configuration, got \"" + std::string(key) + "\"");
   }
-  return type;
+  if (is_time(spec.type)) spec.time = parse_time_configuration(object->if_contains("configuration"), name(spec.type), at);
+  return spec;
+}
+
+data_type parse_data_type(const boost::json::value& json, std::string_view where) {
+  return parse_data_type_spec(json, where).type;
+}
+
+boost::json::value to_json(const data_type_spec& t) {
+  if (!is_time(t.type)) return to_json(t.type);
+  const boost::json::object configuration{{"unit", time_unit_name(t.time.unit)},
+                                          {"scale_factor", static_cast<std::int64_t>(t.time.scale_factor)}};
+  return boost::json::object{{"name", name(t.type)}, {"configuration", configuration}};
 }
 
 boost::json::value to_json(data_type t) { return boost::json::string(name(t)); }
@@ -83,10 +153,36 @@ constexpr numpy_row numpy_types[] = {
 
 }  // namespace
 
+namespace {
+
+// "M8[10us]", "m8", "M8[generic]": the time types' NumPy codes.
+std::optional<numpy_dtype> parse_numpy_time(std::string_view code, char order) noexcept {
+  if (code.size() < 2 || (code[0] != 'M' && code[0] != 'm') || code[1] != '8') return std::nullopt;
+  numpy_dtype d{code[0] == 'M' ? data_type::numpy_datetime64 : data_type::numpy_timedelta64, order, {}};
+  code.remove_prefix(2);
+  if (code.empty()) return d;
+  if (code.front() != '[' || code.back() != ']') return std::nullopt;
+  code = code.substr(1, code.size() - 2);
+  std::size_t digits = 0;
+  while (digits < code.size() && code[digits] >= '0' && code[digits] <= '9') ++digits;
+  if (digits > 0) {
+    std::uint64_t scale = 0;
+    const auto r = std::from_chars(code.data(), code.data() + digits, scale);
+    if (r.ec != std::errc{} || scale < 1 || scale > 2147483647) return std::nullopt;
+    d.time.scale_factor = static_cast<std::uint32_t>(scale);
+  }
+  const auto unit = time_unit_from_name(code.substr(digits));
+  if (!unit || (*unit == time_unit::generic && digits > 0)) return std::nullopt;
+  d.time.unit = *unit;
+  return d;
+}
+
+}  // namespace
+
 std::optional<numpy_dtype> parse_numpy_dtype(std::string_view text) noexcept {
   constexpr char native = std::endian::native == std::endian::little ? '<' : '>';
   for (const auto& row : numpy_types)
-    if (text == row.plain) return numpy_dtype{row.type, info(row.type).size == 1 ? '|' : native};
+    if (text == row.plain) return numpy_dtype{row.type, info(row.type).size == 1 ? '|' : native, {}};
   if (text.empty()) return std::nullopt;
   char order = text[0];
   std::string_view code = text.substr(1);
@@ -95,16 +191,23 @@ std::optional<numpy_dtype> parse_numpy_dtype(std::string_view text) noexcept {
     order = native;  // "f4": NumPy reads it as native order
     code = text;
   }
+  if (auto time = parse_numpy_time(code, order == '|' ? native : order)) return time;
   for (const auto& row : numpy_types)
     if (code == row.code) {
       // NumPy reads '|' on a multi-byte type ("|f4") as native order, and so do we.
       const bool one_byte = info(row.type).size == 1;
-      return numpy_dtype{row.type, one_byte ? '|' : order == '|' ? native : order};
+      return numpy_dtype{row.type, one_byte ? '|' : order == '|' ? native : order, {}};
     }
   return std::nullopt;
 }
 
-std::optional<std::string> numpy_dtype_string(data_type t, char byte_order) {
+std::optional<std::string> numpy_dtype_string(data_type t, char byte_order, time_resolution time) {
+  if (is_time(t)) {
+    std::string s{byte_order == '>' ? '>' : '<', t == data_type::numpy_datetime64 ? 'M' : 'm', '8'};
+    if (time.unit == time_unit::generic) return s;
+    return s + "[" + (time.scale_factor == 1 ? std::string() : std::to_string(time.scale_factor)) +
+           std::string(time_unit_name(time.unit)) + "]";
+  }
   for (const auto& row : numpy_types)
     if (row.type == t) return (info(t).size == 1 ? '|' : byte_order) + std::string(row.code);
   return std::nullopt;

@@ -28,6 +28,9 @@ static_assert(std::bit_cast<std::int8_t>(int4::from_bits(0xd)) == -3);
 static_assert(std::bit_cast<std::int8_t>(int2::from_bits(0x2)) == -2);
 static_assert(std::bit_cast<std::uint8_t>(uint4::from_bits(0xf)) == 15);
 static_assert(has_element_layout<float8_e8m0fnu> && has_element_layout<uint2> && has_element_layout<std::complex<double>>);
+static_assert(has_element_layout<datetime64> && has_element_layout<timedelta64>);
+static_assert(has_element_layout<complex_value<bfloat16>> && has_element_layout<complex_value<float4_e2m1fn>> &&
+              data_type_of<complex_value<float8_e5m2fnuz>> == data_type::complex_float8_e5m2fnuz);
 
 namespace {
 
@@ -81,6 +84,10 @@ std::string text_of(data_type t, std::span<const std::byte> element) {
 
 [[noreturn]] void throw_failure(data_type from, std::span<const std::byte> value, data_type to,
                                 numeric_errc reason, const std::string& where) {
+  if (is_time(from) != is_time(to) || (is_time(from) && from != to))
+    throw error(errc::unsupported, where + ": expected " + std::string(name(to)) + " values, got " +
+                                       std::string(name(from)) + " (a time type converts only to itself: " +
+                                       "zarr::datetime64 or zarr::timedelta64 hold the counts)");
   const auto code = reason == numeric_errc::none ? errc::invalid_value : to_errc(reason);
   throw error(code, where + ": expected a value that " + std::string(name(to)) + " holds exactly, got " +
                         text_of(from, value) + " (" + std::string(name(from)) + ")");
@@ -96,12 +103,12 @@ std::optional<conversion_failure> convert_elements(data_type from, std::span<con
     if (n > 0) std::memcpy(out.data(), in.data(), in.size());
     return std::nullopt;
   }
+  if (is_time(from) || is_time(to)) return n == 0 ? std::nullopt : std::optional(conversion_failure{0, numeric_errc::none});
   const bool complex_in = info(from).kind == dtype_kind::complex, complex_out = info(to).kind == dtype_kind::complex;
   if (complex_in || complex_out) {
-    // Component by component (float32 or float64); a real value has imaginary part +0, and a
-    // complex value becomes real only when its imaginary part is zero.
-    const data_type f = from == data_type::complex64 ? data_type::float32 : data_type::float64;
-    const data_type g = to == data_type::complex64 ? data_type::float32 : data_type::float64;
+    // Component by component (each in the float type of its components); a real value has
+    // imaginary part +0, and a complex value becomes real only when its imaginary part is zero.
+    const data_type f = complex_component(from), g = complex_component(to);
     const int fs = complex_in ? in_size / 2 : in_size, gs = complex_out ? out_size / 2 : out_size;
     for (std::size_t i = 0; i < n; ++i) {
       const std::byte* p = in.data() + i * static_cast<std::size_t>(in_size);

@@ -182,6 +182,7 @@ bool is_nan(std::uint64_t bits, const float_format& f) {
     }
     case float_specials::fnuz: return bits == f.sign_mask();
     case float_specials::e8m0: return bits == f.canonical_nan();
+    case float_specials::fn_nan: return (bits & ~f.sign_mask()) == f.canonical_nan();
     case float_specials::fn: return false;
   }
   return false;
@@ -496,10 +497,17 @@ scalar parse(const item& it, data_type type, std::string_view where) {
       store(s, 0, static_cast<std::uint8_t>(*b ? 1 : 0));
       return s;
     }
+    case dtype_kind::time:  // an int64 count or "NaT" (datatype-numpy.datetime64.md, "Fill value representation")
+      if (const auto* text = it.value.if_string(); text != nullptr && *text == "NaT") {
+        store(s, 0, not_a_time);
+        return s;
+      }
+      [[fallthrough]];
     case dtype_kind::signed_integer:
     case dtype_kind::unsigned_integer: {
       const std::string range = "an integer (no fraction, no exponent) from " + std::to_string(t.min) + " to " +
-                                std::to_string(t.max) + " for " + std::string(t.name);
+                                std::to_string(t.max) + (t.kind == dtype_kind::time ? ", or \"NaT\"," : "") + " for " +
+                                std::string(t.name);
       // Boost.JSON stores an integer literal as int64 or uint64 when it fits, anything
       // else (1.0, 1e3, integers beyond uint64) as a double.
       std::int64_t v = 0;
@@ -529,7 +537,7 @@ scalar parse(const item& it, data_type type, std::string_view where) {
         fail(where, "[real, imaginary] for " + std::string(t.name), it);
       const auto sources = it.source.empty() ? std::vector<std::string_view>(2) : array_elements(it.source);
       const int part = t.size / 2;
-      const std::string_view component = part == 4 ? "float32" : "float64";
+      const std::string_view component = name(complex_component(type));
       for (std::size_t i = 0; i < 2; ++i) {
         const std::string at = std::string(where) + "[" + std::to_string(i) + "]";
         store_float_bits(s, i * static_cast<std::size_t>(part), part,
@@ -590,14 +598,20 @@ std::string fill_value_to_json_text(const scalar& value) {
       return std::to_string(static_cast<std::int64_t>(raw));
     }
     case dtype_kind::unsigned_integer: return std::to_string(value.raw());
+    case dtype_kind::time: {
+      const auto count = value.as<std::int64_t>();
+      return count == not_a_time ? "\"NaT\"" : std::to_string(count);
+    }
     case dtype_kind::floating: {
       const std::uint64_t mask = t.bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << t.bits) - 1;
       return float_text(load_float_bits(value, 0, t.size) & mask, t.format, t.size);
     }
     case dtype_kind::complex: {
       const int part = t.size / 2;
-      return "[" + float_text(load_float_bits(value, 0, part), t.format, part) + "," +
-             float_text(load_float_bits(value, static_cast<std::size_t>(part), part), t.format, part) + "]";
+      const int bits = t.format.bits();  // each component's; a sub-byte one in the low bits of its byte
+      const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+      return "[" + float_text(load_float_bits(value, 0, part) & mask, t.format, part) + "," +
+             float_text(load_float_bits(value, static_cast<std::size_t>(part), part) & mask, t.format, part) + "]";
     }
   }
   return "null";
@@ -617,6 +631,7 @@ json::value fill_value_to_json(const scalar& value) {
 scalar default_fill_value(data_type type) noexcept {
   scalar s{type, {}};
   if (type == data_type::float8_e8m0fnu) s.bits[0] = std::byte{0x7f};
+  if (type == data_type::complex_float8_e8m0fnu) s.bits[0] = s.bits[1] = std::byte{0x7f};  // [1, 1]
   return s;
 }
 

@@ -271,7 +271,9 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   array_metadata m;
   m.source = std::string(source);
   m.shape = integer_list(member(*o, "shape"), "shape");
-  m.type = parse_data_type(member(*o, "data_type"), "data_type");
+  const auto spec = parse_data_type_spec(member(*o, "data_type"), "data_type");
+  m.type = spec.type;
+  m.time = spec.time;
 
   auto [grid, grid_config] = extension(member(*o, "chunk_grid"), "chunk_grid");
   if (grid == "rectilinear") {
@@ -340,7 +342,7 @@ json::object array_metadata::to_json() const {
       {"zarr_format", 3},
       {"node_type", "array"},
       {"shape", std::move(shape_json)},
-      {"data_type", zarr::to_json(type)},
+      {"data_type", zarr::to_json(data_type_spec{type, time})},
       {"chunk_grid", std::move(grid)},
       {"chunk_key_encoding", key_encoding.to_json()},
       {"fill_value", fill_value_to_json(fill_value)},
@@ -476,6 +478,7 @@ array_metadata array_metadata::parse_v2(std::string_view text, json::object attr
       throw error(errc::unsupported, "dtype: expected a supported NumPy type string (\"<i4\", \">f8\", \"|u1\", \"|b1\", "
                                      "\"<c16\", ...), got " + json::serialize(dtype));
     m.type = t->type;
+    m.time = t->time;
     m.v2.byte_order = t->byte_order;
     check_grid(m, "chunks");
     const auto& fill = member(o, "fill_value");
@@ -511,7 +514,7 @@ array_metadata array_metadata::parse_v2(std::string_view text, json::object attr
 namespace {
 
 std::string zarray_text(const array_metadata& m) {
-  const auto dtype = numpy_dtype_string(m.type, m.v2.byte_order == '>' ? '>' : '<');
+  const auto dtype = numpy_dtype_string(m.type, m.v2.byte_order == '>' ? '>' : '<', m.time);
   if (!dtype)
     throw error(errc::unsupported, ".zarray: dtype: expected a data type that Zarr v2 (NumPy) has, got " +
                                        std::string(name(m.type)));
@@ -534,7 +537,9 @@ std::string zarray_text(const array_metadata& m) {
       {"zarr_format", 2},
   };
   const std::pair<std::string_view, std::string> fill{
-      "fill_value", m.no_fill_value ? std::string("null") : fill_value_to_json_text(m.fill_value)};
+      "fill_value", m.no_fill_value   ? std::string("null")
+                    : is_time(m.type) ? std::to_string(m.fill_value.as<std::int64_t>())  // zarr-python 2 writes NaT so
+                                      : fill_value_to_json_text(m.fill_value)};
   return serialize_metadata(o, std::span(&fill, 1));
 }
 

@@ -178,6 +178,12 @@ bool all_equal(std::span<const std::byte> data, const scalar& value) noexcept {
   return std::memcmp(data.data(), data.data() + v.size(), data.size() - v.size()) == 0;
 }
 
+std::vector<cell_part> cell_parts(std::span<const std::uint64_t> cell_shape, const region& r) {
+  std::vector<cell_part> parts;
+  for_each_cell_part(cell_shape, r, [&](const cell_part& p) { parts.push_back(p); });
+  return parts;
+}
+
 std::vector<cell_part> cell_parts(std::span<const grid_axis> grid, const region& r) {
   std::vector<cell_part> parts;
   for_each_cell_part(grid, r, [&](const cell_part& p) { parts.push_back(p); });

@@ -29,7 +29,7 @@ constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation
 
 const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "gzip",     "zstd",       "blosc",
                                        "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
-                                       "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs"};
+                                       "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs", "time"};
 
 fs::path seeds_root;
 int written = 0;
@@ -212,6 +212,23 @@ void fill_value_seeds(const fs::path& data) {
       seed("fill_value", std::string(zarr::name(type)) + "_" + std::to_string(written), std::string(1, static_cast<char>(type)) + text);
 }
 
+// time.fuzz.cpp: [type][unit][scale x4][unit][scale x4][count x8].
+void time_seeds() {
+  struct c { char type; zarr::time_unit from; std::uint32_t from_scale; zarr::time_unit to; std::uint32_t to_scale;
+             std::int64_t count; };
+  using u = zarr::time_unit;
+  for (const auto& t : {c{0, u::s, 1, u::ms, 1, -3}, c{0, u::Y, 1, u::D, 1, 30}, c{1, u::Y, 1, u::M, 1, 2},
+                        c{0, u::M, 3, u::D, 1, -7}, c{1, u::us, 10, u::ms, 1, 100}, c{0, u::as, 1, u::W, 1, INT64_MAX},
+                        c{0, u::generic, 1, u::s, 1, 5}, c{0, u::D, 1, u::Y, 1, 10957}, c{1, u::ns, 7, u::s, 1, INT64_MIN}}) {
+    std::string s{t.type, static_cast<char>(t.from)};
+    for (int i = 0; i < 4; ++i) s += static_cast<char>((t.from_scale - 1) >> (8 * i));
+    s += static_cast<char>(t.to);
+    for (int i = 0; i < 4; ++i) s += static_cast<char>((t.to_scale - 1) >> (8 * i));
+    for (int i = 0; i < 8; ++i) s += static_cast<char>(static_cast<std::uint64_t>(t.count) >> (8 * i));
+    seed("time", "time" + std::to_string(written), s);
+  }
+}
+
 void region_seeds() {
   struct r { std::vector<std::uint64_t> shape; const char* text; };
   for (const auto& c : {r{{10, 20}, "0:10,:"}, r{{10, 20}, ":,5:"}, r{{4, 5, 6}, "1:2,3:4,5:6"}, r{{}, ""},
@@ -343,6 +360,7 @@ int main(int argc, char** argv) {
     zfp_seeds();
     fill_value_seeds(data);
     region_seeds();
+    time_seeds();
     library_array_seeds();
     corpus_seeds(data);
   } catch (const std::exception& e) {

@@ -11,6 +11,11 @@ BOOST_AUTO_TEST_SUITE(dtype)
 BOOST_AUTO_TEST_CASE(every_name_round_trips) {
   for (const auto& row : zarr::data_types) {
     BOOST_TEST(zarr::name(zarr::data_type_from_name(row.name)) == row.name);
+    if (zarr::is_time(row.type)) {  // these need their configuration (time.test.cpp)
+      const zarr::data_type_spec spec{row.type, {zarr::time_unit::ns, 1}};
+      BOOST_TEST((zarr::parse_data_type_spec(zarr::to_json(spec)) == spec));
+      continue;
+    }
     BOOST_TEST(zarr::parse_data_type(zarr::to_json(row.type)) == row.type);
     BOOST_TEST(zarr::parse_data_type(json::parse(R"({"name": ")" + std::string(row.name) + R"(", "configuration": {}})")) == row.type);
   }
@@ -59,9 +64,8 @@ BOOST_AUTO_TEST_CASE(rejects_unknown_names) {
   ZARR_CHECK_ERROR(zarr::data_type_from_name("float128"), zarr::errc::unsupported, "float128");
   ZARR_CHECK_ERROR(zarr::parse_data_type(json::parse(R"("r8")")), zarr::errc::unsupported, "\"r8\"");
   // As zarr-python writes it: the type is named, not its configuration's first key.
-  ZARR_CHECK_ERROR(zarr::parse_data_type(json::parse(
-                       R"({"name": "numpy.datetime64", "configuration": {"unit": "s", "scale_factor": 1}})")),
-                   zarr::errc::unsupported, "data_type.name: expected a supported data type, got \"numpy.datetime64\"");
+  ZARR_CHECK_ERROR(zarr::parse_data_type(json::parse(R"({"name": "fixed_length_utf32", "configuration": {"length_bytes": 4}})")),
+                   zarr::errc::unsupported, "data_type.name: expected a supported data type, got \"fixed_length_utf32\"");
 }
 
 BOOST_AUTO_TEST_CASE(rejects_malformed_objects) {

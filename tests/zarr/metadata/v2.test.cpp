@@ -87,8 +87,46 @@ BOOST_AUTO_TEST_CASE(reads_every_numpy_type_string_with_its_byte_order) {
   BOOST_TEST(zarr::parse_numpy_dtype("|f8")->byte_order == '<');  // NumPy: native order (on this host)
   BOOST_TEST(zarr::parse_numpy_dtype("float32")->type == zarr::data_type::float32);
   BOOST_TEST(!zarr::parse_numpy_dtype("<S12"));
-  BOOST_TEST(!zarr::parse_numpy_dtype("<M8[ns]"));
+  BOOST_TEST(!zarr::parse_numpy_dtype("<U12"));
+  BOOST_TEST(!zarr::parse_numpy_dtype("<M8[ns"));
+  BOOST_TEST(!zarr::parse_numpy_dtype("<M8[0s]"));
+  BOOST_TEST(!zarr::parse_numpy_dtype("<M8[2147483648s]"));
+  BOOST_TEST(!zarr::parse_numpy_dtype("<m8[3generic]"));
+  BOOST_TEST(!zarr::parse_numpy_dtype("<M4[s]"));
   BOOST_TEST(!zarr::numpy_dtype_string(zarr::data_type::bfloat16, '<'));
+}
+
+BOOST_AUTO_TEST_CASE(reads_and_writes_the_datetime_type_strings) {
+  // NumPy's "<M8[ns]", ">m8[10s]" (dtype.str), and "<M8" for the generic unit.
+  struct row { const char* text; zarr::data_type type; char order; zarr::time_unit unit; std::uint32_t scale; };
+  using zarr::time_unit;
+  for (const auto& r : {row{"<M8[ns]", zarr::data_type::numpy_datetime64, '<', time_unit::ns, 1},
+                        row{">M8[s]", zarr::data_type::numpy_datetime64, '>', time_unit::s, 1},
+                        row{"<m8[10s]", zarr::data_type::numpy_timedelta64, '<', time_unit::s, 10},
+                        row{">m8[25ms]", zarr::data_type::numpy_timedelta64, '>', time_unit::ms, 25},
+                        row{"<M8[Y]", zarr::data_type::numpy_datetime64, '<', time_unit::Y, 1},
+                        row{"<M8", zarr::data_type::numpy_datetime64, '<', time_unit::generic, 1}}) {
+    BOOST_TEST_CONTEXT(r.text) {
+      const auto t = zarr::parse_numpy_dtype(r.text);
+      BOOST_TEST_REQUIRE(t.has_value());
+      BOOST_TEST(t->type == r.type);
+      BOOST_TEST(t->byte_order == r.order);
+      BOOST_TEST((t->time == zarr::time_resolution{r.unit, r.scale}));
+      BOOST_TEST(zarr::numpy_dtype_string(r.type, r.order, t->time).value() == r.text);
+    }
+  }
+  // A .zarray as zarr-python 2 writes it (NaT as -2^63) reads, and is written back the same way.
+  const auto m = zarr::array_metadata::parse_v2(json::serialize([&] {
+    auto o = zarr::parse_json(spec_example).as_object();
+    o["dtype"] = ">m8[10s]";
+    o["fill_value"] = std::numeric_limits<std::int64_t>::min();
+    return o;
+  }()));
+  BOOST_TEST(m.type == zarr::data_type::numpy_timedelta64);
+  BOOST_TEST(m.fill_value.as<std::int64_t>() == std::numeric_limits<std::int64_t>::min());
+  const auto written = zarr::parse_json(m.to_text()).as_object();
+  BOOST_TEST(written.at("dtype") == json::value(">m8[10s]"));
+  BOOST_TEST(written.at("fill_value") == json::value(std::numeric_limits<std::int64_t>::min()));
 }
 
 BOOST_AUTO_TEST_CASE(reads_each_fill_value_form) {

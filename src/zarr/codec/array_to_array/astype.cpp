@@ -24,12 +24,12 @@ numpy_dtype numcodecs_dtype(const codec_context& ctx, const json::object& config
   const auto at = ctx.where + ".configuration." + std::string(key);
   const auto* v = config.if_contains(key);
   if (v == nullptr || v->is_null()) {
-    if (fallback) return {*fallback, info(*fallback).size == 1 ? '|' : '<'};
+    if (fallback) return {*fallback, info(*fallback).size == 1 ? '|' : '<', {}};
     throw error(errc::invalid_metadata, at + ": expected a NumPy type string (\"<f8\", \"|u1\", ...), got nothing");
   }
   const auto* s = v->if_string();
   const auto t = s ? parse_numpy_dtype(*s) : std::nullopt;
-  if (!t || info(t->type).kind == dtype_kind::complex)
+  if (!t || info(t->type).kind == dtype_kind::complex || is_time(t->type))
     throw error(errc::invalid_metadata, at + ": expected a NumPy bool, integer or float type string (\"<f8\", \"|u1\", ...), got " +
                                             json::serialize(*v));
   return *t;

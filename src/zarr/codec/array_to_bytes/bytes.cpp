@@ -1,5 +1,7 @@
 // zarr.codec.bytes: byte order conversion, and the one-byte layouts of the small types
-// (Zarr v3 codecs/bytes; zarr-extensions data-types/int2 etc. "Codec compatibility / bytes").
+// (Zarr v3 codecs/bytes; zarr-extensions data-types/int2 etc. "Codec compatibility / bytes"). A
+// complex type's byte order applies to each component: none for one-byte components
+// (datatype-complex_float8_e4m3.md: "The "endian" parameter has no effect").
 module;
 #include <bit>
 #include <cstddef>
@@ -45,12 +47,25 @@ void swap_components(std::byte* out, const std::byte* in, std::size_t size, int 
   }
 }
 
-// The in-memory byte of a one-byte element from its stored byte: the upper bits that the
+// The bytes that the byte order applies to: the element, or each component of a complex type
+// (complex_float8_e4m3: two one-byte values, "The "endian" parameter has no effect").
+int word_size(data_type t) noexcept {
+  const auto& i = info(t);
+  return i.kind == dtype_kind::complex ? i.size / 2 : i.size;
+}
+
+// The bits of each one-byte word that hold the value: 1 to 8 (complex_float4_e2m1fn: 4 per component).
+int word_bits(data_type t) noexcept {
+  const auto& i = info(t);
+  return i.kind == dtype_kind::complex ? i.format.bits() : i.bits;
+}
+
+// The in-memory byte of a one-byte word from its stored byte: the upper bits that the
 // type does not use are ignored (sign extension of int2/int4 from their top value bit).
 void normalise_small(std::byte* out, const std::byte* in, std::size_t n, data_type t) noexcept {
   const auto* src = reinterpret_cast<const std::uint8_t*>(in);
   auto* dst = reinterpret_cast<std::uint8_t*>(out);
-  const int bits = info(t).bits;
+  const int bits = word_bits(t);
   if (info(t).kind == dtype_kind::signed_integer) {
     const int shift = 8 - bits;
     for (std::size_t i = 0; i < n; ++i)
@@ -61,9 +76,9 @@ void normalise_small(std::byte* out, const std::byte* in, std::size_t n, data_ty
   }
 }
 
-// Copies one-byte elements, normalising the types narrower than 8 bits.
+// Copies one-byte words, normalising the types narrower than 8 bits.
 void copy_one_byte(std::byte* out, const std::byte* in, std::size_t n, data_type t) noexcept {
-  if (info(t).bits < 8 && t != data_type::bool_)
+  if (word_bits(t) < 8 && t != data_type::bool_)
     normalise_small(out, in, n, t);
   else if (n != 0)
     std::memcpy(out, in, n);
@@ -90,7 +105,7 @@ bytes_configuration bytes_configuration::parse(const codec_context& ctx) {
 
 bytes_codec::bytes_codec(const bytes_configuration& config, const chunk_spec& decoded, std::string where)
     : array_to_bytes_codec(std::move(where)), decoded_(decoded) {
-  if (info(decoded_.type).size > 1) {
+  if (word_size(decoded_.type) > 1) {
     if (!config.byte_order)
       throw error(errc::invalid_metadata, where_ + ".configuration.endian: expected \"little\" or \"big\" (required for " +
                                               std::string(zarr::name(decoded_.type)) + "), got nothing");
@@ -105,19 +120,17 @@ json::value bytes_codec::to_json() const {
 }
 
 bool bytes_codec::as_is() const noexcept {
-  const auto& type = info(decoded_.type);
-  if (type.size == 1) return type.bits == 8 && decoded_.type != data_type::bool_;
+  if (word_size(decoded_.type) == 1) return word_bits(decoded_.type) == 8 && decoded_.type != data_type::bool_;
   return *endian_ == native_endian;
 }
 
 void bytes_codec::do_encode_into(std::span<const std::byte> array, bytes& out) const {
-  const auto& type = info(decoded_.type);
   out.resize(array.size());
-  if (type.size == 1)
+  if (word_size(decoded_.type) == 1)
     copy_one_byte(out.data(), array.data(), array.size(), decoded_.type);
   else
     swap_components(out.data(), array.data(), array.size(),
-                    *endian_ == native_endian ? 1 : type.kind == dtype_kind::complex ? type.size / 2 : type.size);
+                    *endian_ == native_endian ? 1 : word_size(decoded_.type));
 }
 
 void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
@@ -125,7 +138,6 @@ void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<s
   if (encoded.size() != size)
     throw error(errc::corrupt_chunk, label() + ": expected " + std::to_string(size) + " bytes, got " +
                                          std::to_string(encoded.size()));
-  const auto& type = info(decoded_.type);
   if (decoded_.type == data_type::bool_) {
     // Only 0 and 1 are booleans (Zarr v3 codecs/bytes); anything else is not data this codec wrote.
     std::uint8_t any = 0;
@@ -138,11 +150,11 @@ void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<s
                                                std::to_string(static_cast<unsigned>(encoded[i])));
     }
   }
-  if (type.size == 1)
+  if (word_size(decoded_.type) == 1)
     copy_one_byte(out.data(), encoded.data(), encoded.size(), decoded_.type);
   else
     swap_components(out.data(), encoded.data(), encoded.size(),
-                    *endian_ == native_endian ? 1 : type.kind == dtype_kind::complex ? type.size / 2 : type.size);
+                    *endian_ == native_endian ? 1 : word_size(decoded_.type));
 }
 
 std::unique_ptr<array_to_bytes_codec> make_bytes_codec(const codec_context& ctx) {
