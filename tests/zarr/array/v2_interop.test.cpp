@@ -267,12 +267,14 @@ BOOST_AUTO_TEST_CASE(gdal_reads_what_we_write_as_v2) {
     for (std::size_t c = 0; c < std::size(compressors); ++c) {
       const auto k = d + c;
       arrays.add("c" + std::to_string(c) + "/" + dtype_name(dtype), dtype, compressors[c], "null", "CF"[k % 2],
-                 "./"[(k / 2) % 2], complex ? "null" : k % 2 == 0 ? fill : "0", !complex && k % 3 == 0);
+                 "./"[(k / 2) % 2], complex ? "null" : k % 2 == 0 ? fill : dtype == "|b1" ? "false" : "0",
+                 !complex && k % 3 == 0);
     }
   }
   // The one numcodecs filter GDAL 3.6 has: delta (shuffle, the checksums, quantize, astype,
-  // fixedscaleoffset and bz2 are "not handled" there).
-  for (const char* dtype : {"|i1", "<i2", ">u4", "<i8", "<f4", ">f8"})
+  // fixedscaleoffset and bz2 are "not handled" there; its delta fails on one-byte types, on
+  // zarr-python's arrays too).
+  for (const char* dtype : {"<i2", ">u2", ">u4", "<i8", "<f4", ">f8"})
     arrays.add(std::string("delta/") + dtype_name(dtype), dtype, R"({"id": "zlib", "level": 1})",
                std::string(R"([{"id": "delta", "dtype": ")") + dtype + R"("}])", 'C', '.', "0", false);
   const auto n = arrays.finish();

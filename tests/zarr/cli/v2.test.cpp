@@ -149,7 +149,8 @@ BOOST_AUTO_TEST_CASE(convert_format_2_names_what_zarr_v2_cannot_express_and_writ
   };
   const std::string little = R"([{"name": "bytes", "configuration": {"endian": "little"}}])";
   make("sharded", "int16", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [1, 1],
-    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])", "");
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])", "");
   make("checked", "int16", R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])", "");
   make("f8", "float8_e4m3", little, "");
   make("unnamed", "int16", little, R"(, "dimension_names": ["y", null])");

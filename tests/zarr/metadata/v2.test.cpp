@@ -162,7 +162,8 @@ zarr::array_metadata v3_array(const std::string& data_type, const std::string& s
                               const std::string& codecs) {
   const auto text = R"({"zarr_format": 3, "node_type": "array", "shape": )" + shape + R"(, "data_type": ")" + data_type +
                     R"(", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": )" + chunks +
-                    R"(}}, "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": )" + codecs + "}";
+                    R"(}}, "chunk_key_encoding": {"name": "default"}, "fill_value": )" + (data_type == "bool" ? "false" : "0") +
+                    R"(, "codecs": )" + codecs + "}";
   return zarr::array_metadata::parse(zarr::parse_json(text), text);
 }
 
@@ -211,7 +212,8 @@ BOOST_AUTO_TEST_CASE(names_what_zarr_v2_cannot_express_in_a_v3_chain) {
     ZARR_CHECK_ERROR(zarr::v3_codecs_to_v2(v3_array(type, "[4, 4, 4]", "[2, 2, 2]", codecs)), errc::unsupported, part);
   };
   expect("int16", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [1, 1, 1],
-    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])",
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])",
          "codecs[0]: expected a codec that Zarr v2 (numcodecs) has, got \"sharding_indexed\" (Zarr v2 has no shards)");
   expect("int16", R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])",
          "codecs[1]: expected a codec that Zarr v2 (numcodecs) has, got \"crc32c\" (numcodecs 0.11 has no crc32c");
