@@ -165,6 +165,94 @@ std::vector<std::string> v2_to_v3(zarr::array_metadata& meta, const zarr::array&
   return mapped;
 }
 
+// A Zarr v3 array's metadata as Zarr v2 (docs/decisions.md 40): the chain as order, filters and
+// compressor (zarr::v3_codecs_to_v2), dimension_names as `_ARRAY_DIMENSIONS`, the v2 chunk keys
+// ("." between indices unless the array had the v2 encoding with "/"). Returns what was mapped.
+std::vector<std::string> v3_to_v2(zarr::array_metadata& meta) {
+  std::vector<std::string> mapped;
+  const auto fields = zarr::v3_codecs_to_v2(meta);
+  // The resolved chain holds, in order, [transpose,] the filters and the compressor, with
+  // `bytes` among them (unless numcodecs.packbits makes the bytes): pair them up.
+  const auto chain = zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value}).to_json().as_array();
+  std::size_t next = 0;
+  if (!chain.empty() && chain[0].at("name") == "transpose") {
+    mapped.push_back(json::serialize(chain[0]) + " -> order \"" + std::string(1, fields.order) + "\"");
+    next = 1;
+  }
+  const auto pair_up = [&](const json::value& config, const std::string& what) {
+    while (chain.at(next).at("name") == "bytes") ++next;
+    mapped.push_back(std::string(chain.at(next++).at("name").as_string()) + " -> " + what + " " + json::serialize(config));
+  };
+  if (const auto* filters = fields.filters.if_array())
+    for (std::size_t i = 0; i < filters->size(); ++i) pair_up((*filters)[i], "filters[" + std::to_string(i) + "]");
+  if (fields.compressor.is_object()) pair_up(fields.compressor, "compressor");
+  const auto dtype = *zarr::numpy_dtype_string(meta.type, fields.byte_order);
+  mapped.push_back(std::string(zarr::name(meta.type)) +
+                   (zarr::info(meta.type).size > 1 ? std::string(", bytes ") + (fields.byte_order == '>' ? "big" : "little") + "-endian"
+                                                   : std::string()) +
+                   " -> dtype \"" + dtype + "\"");
+  const auto fill = zarr::fill_value_to_json_text(meta.fill_value);
+  if (fill.find("0x") != std::string::npos)
+    throw zarr::error(zarr::errc::unsupported, "fill_value " + fill + ": expected a value that Zarr v2 can write (\"NaN\", "
+                                               "\"Infinity\", \"-Infinity\" or a number), got a NaN with a payload");
+  if (meta.dimension_names) {
+    json::array names;
+    bool any = false;
+    for (const auto& n : *meta.dimension_names) {
+      any = any || n.has_value();
+      names.push_back(n ? json::value(*n) : json::value());
+    }
+    if (any) {
+      if (std::any_of(names.begin(), names.end(), [](const json::value& n) { return n.is_null(); }))
+        throw zarr::error(zarr::errc::unsupported, "dimension_names: expected a name for every dimension or none (Zarr v2 "
+                                                   "keeps them as attributes._ARRAY_DIMENSIONS, strings only), got " +
+                                                       json::serialize(names));
+      if (const auto* old = meta.attributes.if_contains("_ARRAY_DIMENSIONS"); old != nullptr && *old != names)
+        throw zarr::error(zarr::errc::invalid_metadata, "dimension_names " + json::serialize(names) +
+                                                            ": expected the same as attributes._ARRAY_DIMENSIONS, got " +
+                                                            json::serialize(*old));
+      mapped.push_back("dimension_names " + json::serialize(names) + " -> attributes._ARRAY_DIMENSIONS");
+      meta.attributes["_ARRAY_DIMENSIONS"] = std::move(names);
+    }
+  }
+  const char separator = meta.key_encoding.encoding == zarr::chunk_key_encoding::kind::v2 ? meta.key_encoding.separator : '.';
+  mapped.push_back("chunk_key_encoding " + json::serialize(meta.key_encoding.to_json()) + " -> dimension_separator \"" +
+                   std::string(1, separator) + "\"");
+  for (const auto& [key, value] : meta.extra)
+    mapped.push_back(std::string(key) + " (an extension that need not be understood) -> dropped (Zarr v2 has no place for it)");
+  meta.zarr_format = 2;
+  meta.v2 = fields;
+  meta.codecs = nullptr;
+  meta.dimension_names.reset();
+  meta.key_encoding = {zarr::chunk_key_encoding::kind::v2, separator};
+  meta.extra = {};
+  meta.source.clear();
+  return mapped;
+}
+
+// Whether no chunk of `a` that meets `r` is stored.
+bool no_chunk_stored(const zarr::array& a, const zarr::region& r) {
+  const auto& chunk = a.metadata().chunk_shape;
+  const auto rank = chunk.size();
+  std::vector<std::uint64_t> first(rank), last(rank);
+  for (std::size_t d = 0; d < rank; ++d) {
+    if (r.stop[d] == r.start[d]) return true;
+    first[d] = r.start[d] / chunk[d];
+    last[d] = (r.stop[d] - 1) / chunk[d];
+  }
+  auto index = first;
+  for (;;) {
+    if (a.storage().size(a.chunk_key(index))) return false;
+    std::size_t d = rank;
+    while (d > 0 && index[d - 1] == last[d - 1]) {
+      index[d - 1] = first[d - 1];
+      --d;
+    }
+    if (d == 0) return true;
+    ++index[d - 1];
+  }
+}
+
 std::string value_text(data_type type, const std::byte* p) {
   zarr::scalar s{type, {}};
   std::memcpy(s.bits.data(), p, static_cast<std::size_t>(zarr::info(type).size));
@@ -186,8 +274,7 @@ int run_convert(std::span<const std::string_view> argv) {
   const auto format = args.get("--format").value_or("3");
   if (format != "2" && format != "3") throw usage_error("--format " + format + ": expected 2 or 3");
   std::vector<std::string> mapped;
-  if (format == "2" && meta.zarr_format == 3)
-    throw zarr::error(zarr::errc::unsupported, "--format 2: writing a Zarr v3 array as v2 is not supported yet (only v2 to v2)");
+  const bool to_v2 = format == "2" && meta.zarr_format == 3;
   if (format == "3" && meta.zarr_format == 2) mapped = v2_to_v3(meta, src);
   if (const auto name = args.get("--data-type")) {
     data_type to{};
@@ -222,7 +309,7 @@ int run_convert(std::span<const std::string_view> argv) {
     if (!codecs.is_array())
       throw zarr::error(zarr::errc::invalid_metadata, "codecs file \"" + *file + "\": expected a JSON array of codecs");
     meta.codecs = std::move(codecs);
-  } else if (meta.zarr_format == 3) {
+  } else if (meta.zarr_format == 3 && !to_v2) {
     // A legacy numcodecs.fixedscaleoffset (read only) becomes [scale_offset, cast_value]
     // (docs/decisions.md 18); the other codecs stay.
     boost::json::array codecs;
@@ -244,6 +331,13 @@ int run_convert(std::span<const std::string_view> argv) {
     }
     meta.codecs = std::move(codecs);
   }
+  if (to_v2) {
+    try {
+      mapped = v3_to_v2(meta);
+    } catch (const zarr::error& e) {
+      throw zarr::error(e.code(), std::string("--format 2: ") + e.what());
+    }
+  }
   // Validate the new array completely before creating anything.
   if (meta.zarr_format == 3) static_cast<void>(zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value}));
   if (!src_at.remote() && !dst_at.remote() && std::filesystem::exists(dst_at.root) && std::filesystem::exists(src_at.root) &&
@@ -252,6 +346,7 @@ int run_convert(std::span<const std::string_view> argv) {
 
   auto dst = zarr::array::create(open_store(dst_at, true), dst_at.node, meta, args.has("--overwrite"));
   double largest_change = 0;
+  std::uint64_t left_missing = 0;  // blocks of a source without a fill value that has no chunk there
   try {
     // Blocks of whole destination chunks that span at least one source chunk.
     const auto rank = meta.shape.size();
@@ -269,6 +364,13 @@ int run_convert(std::span<const std::string_view> argv) {
     const auto out_size = static_cast<std::size_t>(zarr::info(meta.type).size);
     zarr::bytes in, out;
     const auto copy_block = [&](const zarr::region& r) {
+      // A v2 source without a fill value has no values where it has no chunks: they stay
+      // missing (docs/decisions.md 41).
+      if (src.metadata().no_fill_value && no_chunk_stored(src, r)) {
+        ++left_missing;
+        bar.advance();
+        return;
+      }
       const auto n = static_cast<std::size_t>(r.num_elements());
       in.resize(n * in_size);
       src.read(r, in);
@@ -316,6 +418,11 @@ int run_convert(std::span<const std::string_view> argv) {
   std::cout << "converted " << src_at.display() << " (" << zarr::name(from) << ") to " << dst_at.display() << " ("
             << zarr::name(meta.type) << ")\n";
   for (const auto& line : mapped) std::cout << "mapped " << line << "\n";
+  if (left_missing != 0)
+    std::cout << "left " << left_missing << " blocks of chunks missing: the source has no chunk there and no fill value"
+              << (meta.no_fill_value ? std::string()
+                                     : ", so they read as the fill value " + zarr::fill_value_to_json_text(meta.fill_value))
+              << "\n";
   if (migrated)
     std::cout << "migrated numcodecs.fixedscaleoffset to scale_offset + cast_value; largest change of a value: "
               << largest_change << "\n";

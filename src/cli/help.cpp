@@ -77,7 +77,11 @@ std::optional<std::string> help_text(std::string_view command) {
            "  removed). Works block by block, in bounded memory. A Zarr v2 SRC becomes Zarr v3\n"
            "  (--format 3, the default): its filters and compressor as the codecs that read the\n"
            "  same bytes, order F as transpose, _ARRAY_DIMENSIONS as dimension_names, the default\n"
-           "  chunk keys; each mapping is printed. --format 2 copies a v2 array as v2.\n";
+           "  chunk keys; each mapping is printed. --format 2 writes Zarr v2: a v2 SRC as it is, a\n"
+           "  v3 SRC (after --codecs) with its codecs as order, filters and compressor, its\n"
+           "  dimension_names as _ARRAY_DIMENSIONS, each mapping printed; a codec or type that\n"
+           "  Zarr v2 lacks (sharding, crc32c, scale_offset, bfloat16, ...) is an error naming it.\n"
+           "  Chunks missing from a v2 SRC without a fill value stay missing.\n";
   if (command == "consolidate")
     return "zarr3 consolidate PATH\n"
            "  Writes the consolidated metadata of the group PATH: the documents of every node below\n"

@@ -62,6 +62,8 @@ inline std::vector<std::unique_ptr<zarr::bytes_to_bytes_codec>> numcodecs_decode
   out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::crc32, "fuzz"));
   out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::adler32, "fuzz"));
   out.push_back(std::make_unique<zarr::shuffle_codec>(zarr::shuffle_configuration{4}, "fuzz"));
+  out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::fletcher32, "fuzz"));
+  out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::jenkins_lookup3, "fuzz", 0x12345678u));
   return out;
 }
 

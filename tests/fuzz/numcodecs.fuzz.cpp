@@ -1,7 +1,7 @@
 // libFuzzer target: the numcodecs bytes -> bytes decoders on any bytes; the first byte picks
-// the codec (zlib, bz2, lzma .xz, lzma .lzma, lz4, crc32, adler32, shuffle). Each decodes or
-// refuses with corrupt_chunk, never beyond 1 MiB (bombs refused); what it decodes survives
-// encode + decode unchanged.
+// the codec (zlib, bz2, lzma .xz, lzma .lzma, lz4, crc32, adler32, shuffle, fletcher32,
+// jenkins_lookup3). Each decodes or refuses with corrupt_chunk, never beyond 1 MiB (bombs
+// refused); what it decodes survives encode + decode unchanged.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -1,11 +1,13 @@
 // libFuzzer target: Zarr v2 `.zarray` text through zarr::array_metadata::parse_v2 (and a
 // `.zgroup` through group_metadata::parse_v2), then zarr::v2_codecs and the codec chain. A valid
 // document's canonical text must parse back to the same canonical text, and its chain must
-// resolve or be refused with zarr::error.
+// resolve or be refused with zarr::error; a chain that resolves must map back to a Zarr v2 form
+// (zarr::v3_codecs_to_v2) without an error.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <boost/json/value.hpp>
 #include "fuzz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -27,10 +29,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const zarr::error& e) {
     zarr_fuzz::expect(false, "the canonical text of a valid .zarray does not parse:", e.what());
   }
+  boost::json::value chain;
   try {
-    const zarr::codec_chain chain(zarr::v2_codecs(array), {array.chunk_shape, array.type, array.fill_value});
-    static_cast<void>(chain.to_json());
+    chain = zarr::codec_chain(zarr::v2_codecs(array), {array.chunk_shape, array.type, array.fill_value}).to_json();
   } catch (const zarr::error&) {
+    return 0;
+  }
+  // Every chain that a .zarray makes has a Zarr v2 form again (docs/decisions.md 40), whose
+  // own chain is the same: v3_codecs_to_v2 checks that itself, and must never refuse.
+  auto v3 = array;
+  v3.zarr_format = 3;
+  v3.codecs = chain;
+  v3.source.clear();
+  try {
+    static_cast<void>(zarr::v3_codecs_to_v2(v3));
+  } catch (const zarr::error& e) {
+    zarr_fuzz::expect(false, "the chain of a valid .zarray has no Zarr v2 form:", e.what());
   }
   return 0;
 }

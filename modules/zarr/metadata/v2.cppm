@@ -1,6 +1,7 @@
 // zarr.metadata.v2: the codecs of a Zarr v2 array (Zarr storage specification version 2,
 // "Metadata": order, filters, compressor) as the Zarr v3 codec chain that reads and writes the
-// same bytes, and the numcodecs configurations ({"id": "zlib", "level": 1}) as Zarr v3 codecs.
+// same bytes, and the numcodecs configurations ({"id": "zlib", "level": 1}) as Zarr v3 codecs;
+// and back: the v2 form of a Zarr v3 chain, where v2 has one.
 module;
 #include <string_view>
 #include <boost/json/array.hpp>
@@ -23,5 +24,18 @@ export namespace zarr {
 // filters, `bytes` in the byte order of the dtype (or of the last filter's `astype`), the byte
 // filters, the compressor. A byte filter before an array filter cannot be expressed: an error.
 [[nodiscard]] boost::json::array v2_codecs(const array_metadata& m);
+
+// The inverse of v2_codecs (docs/decisions.md 40): the `order`, `filters`, `compressor` and
+// dtype byte order of a Zarr v3 array `m` (its `codecs`, shape, data type and fill value) that
+// make a Zarr v2 array whose chain reads and writes the same bytes. A leading transpose that
+// reverses the axes is order "F"; the array -> array codecs are filters (`bitround` and the
+// `numcodecs.*` ones), `bytes` gives the byte order, `numcodecs.packbits` is a filter, the
+// bytes -> bytes codecs are filters but a last compressor (blosc, gzip, zstd, numcodecs.zlib,
+// bz2, lzma, lz4), which is the compressor. Every NumPy type string in the filters takes the
+// byte order of the stored data, as zarr-python 2 views each chunk in the dtype's. Throws
+// zarr::error (unsupported) naming `codecs[i]` and what Zarr v2 lacks for anything else
+// (sharding, crc32c, scale_offset, cast_value, reshape, zfp, packbits, conditional, another
+// transpose, a data type NumPy does not have); the result is checked by mapping it back.
+[[nodiscard]] v2_array_fields v3_codecs_to_v2(const array_metadata& m);
 
 }  // namespace zarr

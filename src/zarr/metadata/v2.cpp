@@ -1,10 +1,13 @@
 // zarr.metadata.v2: Zarr v2 `order`, `filters` and `compressor` as a Zarr v3 codec chain
 // (Zarr storage specification version 2, "Metadata", "Filters"; numcodecs' codec
-// configurations, https://numcodecs.readthedocs.io).
+// configurations, https://numcodecs.readthedocs.io), and the way back from a Zarr v3 chain.
 module;
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <boost/json.hpp>
 module zarr.metadata.v2;
 
@@ -92,6 +95,151 @@ json::array v2_codecs(const array_metadata& m) {
                                          std::string(codec.at("name").as_string()) + "\"");
     out.push_back(std::move(codec));
   }
+  return out;
+}
+
+// --- From Zarr v3 to v2 ----------------------------------------------------------------------
+
+namespace {
+
+// The codecs that Zarr v2 keeps in `compressor` when one ends the chain (resolved names).
+bool is_compressor(std::string_view name) {
+  for (const std::string_view c : {"blosc", "gzip", "zstd", "numcodecs.zlib", "numcodecs.bz2", "numcodecs.lzma", "numcodecs.lz4"})
+    if (name == c) return true;
+  return false;
+}
+
+// Why a Zarr v3 codec has no numcodecs form, for the error.
+std::string_view why_not_v2(std::string_view name) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> reasons{{
+      {"sharding_indexed", "Zarr v2 has no shards"},
+      {"crc32c", "numcodecs 0.11 has no crc32c (numcodecs.crc32 is another checksum)"},
+      {"scale_offset", "no numcodecs filter computes it exactly (numcodecs.fixedscaleoffset rounds in NumPy's way)"},
+      {"cast_value", "no numcodecs filter has its rounding and out-of-range modes"},
+      {"packbits", "numcodecs.packbits is another layout: bool only, a padding byte first"},
+      {"zfp", "numcodecs' zfpy is not the zfp codec's stream"},
+      {"reshape", "numcodecs has no such filter"},
+      {"conditional", "numcodecs has no such codec"},
+  }};
+  for (const auto& [codec, reason] : reasons)
+    if (codec == name) return reason;
+  return "numcodecs has no such codec";
+}
+
+const std::array<std::string_view, 4> numpy_type_keys{"dtype", "astype", "encode_dtype", "decode_dtype"};
+
+bool is_numpy_type_key(std::string_view key) {
+  for (const auto k : numpy_type_keys)
+    if (k == key) return true;
+  return false;
+}
+
+// A NumPy type string in byte order `order` ('|' for one-byte types); any other value as it is.
+json::value in_byte_order(const json::value& v, char order) {
+  const auto* s = v.if_string();
+  const auto t = s != nullptr ? parse_numpy_dtype(*s) : std::nullopt;
+  if (!t) return v;
+  return json::value(*numpy_dtype_string(t->type, order));
+}
+
+// One resolved Zarr v3 codec as a numcodecs configuration, its NumPy type strings in `order`.
+json::object to_numcodecs(const json::object& codec, const std::string& where, char order) {
+  const std::string name(codec.at("name").as_string());
+  const auto* c = codec.if_contains("configuration");
+  const json::object config = c != nullptr && c->is_object() ? c->as_object() : json::object{};
+  if (name == "blosc") {
+    // numcodecs takes the shuffle as a number and the type size from the data it is given.
+    const auto& shuffle = config.at("shuffle").as_string();
+    return json::object{{"id", "blosc"},
+                        {"cname", config.at("cname")},
+                        {"clevel", config.at("clevel")},
+                        {"shuffle", shuffle == "noshuffle" ? 0 : shuffle == "shuffle" ? 1 : 2},
+                        {"blocksize", config.at("blocksize")}};
+  }
+  std::string id;
+  if (name == "gzip" || name == "zstd" || name == "bitround") id = name;
+  else if (name.starts_with("numcodecs.")) id = name.substr(10);
+  else
+    throw error(errc::unsupported, where + ": expected a codec that Zarr v2 (numcodecs) has, got \"" + name + "\" (" +
+                                       std::string(why_not_v2(name)) + ")");
+  json::object out{{"id", id}};
+  for (const auto& [key, value] : config) out[key] = is_numpy_type_key(key) ? in_byte_order(value, order) : value;
+  return out;
+}
+
+// A resolved chain in the form that two chains reading the same bytes share: `bitround` is
+// `numcodecs.bitround`, blosc's type size goes (numcodecs takes it from the data; it changes
+// how well blosc compresses, not what it decodes to), NumPy type strings little-endian (the
+// filters work on values in memory; the stored byte order is the `bytes` codec's).
+json::value same_bytes_form(json::value chain) {
+  for (auto& c : chain.as_array()) {
+    auto& o = c.as_object();
+    if (o.at("name") == "bitround") o["name"] = "numcodecs.bitround";
+    if (auto* config = o.if_contains("configuration"); config != nullptr && config->is_object()) {
+      if (o.at("name") == "blosc") config->as_object().erase("typesize");
+      for (auto& [key, value] : config->as_object())
+        if (is_numpy_type_key(key)) value = in_byte_order(value, '<');
+    }
+  }
+  return chain;
+}
+
+}  // namespace
+
+v2_array_fields v3_codecs_to_v2(const array_metadata& m) {
+  if (!numpy_dtype_string(m.type, '<'))
+    throw error(errc::unsupported, "data_type: expected a data type that Zarr v2 (NumPy) has, got " + std::string(name(m.type)));
+  const chunk_spec spec{m.chunk_shape, m.type, m.fill_value};
+  const auto resolved = codec_chain(m.codecs, spec).to_json();  // every default made explicit
+  const auto& codecs = resolved.as_array();
+  const auto where = [](std::size_t i) { return "codecs[" + std::to_string(i) + "]"; };
+  json::array expected = codecs;  // the chain that the v2 form must make again
+  v2_array_fields out;
+  // The byte order of the stored data: the `bytes` codec's (little when it has none: one byte).
+  char order = '<';
+  for (const auto& c : codecs)
+    if (c.at("name") == "bytes")
+      if (const auto* e = c.at("configuration").as_object().if_contains("endian"); e != nullptr && *e == "big") order = '>';
+  out.byte_order = info(m.type).size == 1 ? '|' : order;
+  std::size_t i = 0;
+  if (!codecs.empty() && codecs[0].at("name") == "transpose") {
+    const auto& axes = codecs[0].at("configuration").at("order").as_array();
+    bool identity = true, reversed = true;
+    for (std::size_t d = 0; d < axes.size(); ++d) {
+      const auto axis = axes[d].to_number<std::uint64_t>();
+      identity = identity && axis == d;
+      reversed = reversed && axis == axes.size() - 1 - d;
+    }
+    if (!identity && !reversed)
+      throw error(errc::unsupported, where(0) + ": expected a transpose that reverses the axes (Zarr v2 order \"F\") or "
+                                                "none, got the order " + json::serialize(axes) +
+                                                " (Zarr v2 has only the orders \"C\" and \"F\")");
+    if (!identity) out.order = 'F';
+    else expected.erase(expected.begin());
+    i = 1;
+  }
+  const std::size_t compressor_at =
+      !codecs.empty() && is_compressor(codecs.back().at("name").as_string()) ? codecs.size() - 1 : codecs.size();
+  json::array filters;
+  for (; i < codecs.size(); ++i) {
+    const auto& c = codecs[i].as_object();
+    if (c.at("name") == "bytes") continue;
+    if (c.at("name") == "transpose")
+      throw error(errc::unsupported, where(i) + ": expected a transpose only first (Zarr v2 order \"F\"), got one after " +
+                                         std::string(codecs[i - 1].at("name").as_string()));
+    auto config = to_numcodecs(c, where(i), order);
+    if (i == compressor_at) out.compressor = std::move(config);
+    else filters.push_back(std::move(config));
+  }
+  if (!filters.empty()) out.filters = std::move(filters);
+  // The Zarr v2 form must make this very chain again (decision 27's mapping).
+  auto candidate = m;
+  candidate.zarr_format = 2;
+  candidate.v2 = out;
+  const auto back = codec_chain(v2_codecs(candidate), spec).to_json();
+  if (same_bytes_form(back) != same_bytes_form(expected))
+    throw error(errc::unsupported, "codecs: expected a chain that Zarr v2 expresses exactly, got " + json::serialize(resolved) +
+                                       " (its Zarr v2 form would read as " + json::serialize(back) + ")");
   return out;
 }
 

@@ -1,10 +1,13 @@
-// zarr3 on Zarr v2 stores: info, tree, read and verify find the version by themselves.
+// zarr3 on Zarr v2 stores: info, tree, read and verify find the version by themselves; convert
+// from v2 to v3 and from v3 to v2 (docs/decisions.md 29, 40).
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 #include "../../support.hpp"
 #include "run.hpp"
@@ -88,6 +91,79 @@ BOOST_AUTO_TEST_CASE(convert_writes_v2_as_v3_and_says_what_it_mapped) {
     {"name": "numcodecs.crc32", "configuration": {}},
     {"name": "blosc", "configuration": {"cname": "zstd", "clevel": 1, "shuffle": "shuffle", "typesize": 4, "blocksize": 0}}])"));
   BOOST_TEST(b.read<std::uint32_t>(zarr::region::all(b.shape())) == v, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(convert_format_2_writes_v3_as_v2_and_says_what_it_mapped) {
+  const auto dir = zarr_test::scratch_dir();
+  auto s = std::make_shared<zarr::filesystem_store>(dir / "v3.zarr");
+  const std::string text = R"({"zarr_format": 3, "node_type": "array", "shape": [3, 5], "data_type": "float64",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 2]}},
+    "chunk_key_encoding": {"name": "default"}, "fill_value": "NaN", "dimension_names": ["y", "x"],
+    "attributes": {"units": "K"},
+    "codecs": [{"name": "transpose", "configuration": {"order": [1, 0]}},
+               {"name": "numcodecs.quantize", "configuration": {"digits": 3, "dtype": "<f8"}},
+               {"name": "bytes", "configuration": {"endian": "big"}}, {"name": "numcodecs.crc32"},
+               {"name": "numcodecs.zlib", "configuration": {"level": 4}}]})";
+  auto a = zarr::array::create(s, "t", zarr::array_metadata::parse(zarr::parse_json(text), text));
+  const std::vector<double> v{0.5, -1.25, 2, 1e6, -0.125, 0, 7.5, 8, 9, 10};
+  a.write<double>({{0, 0}, {2, 5}}, v);  // the last row stays missing: the fill value
+
+  const auto r = zarr3("convert --format 2 " + q(dir / "v3.zarr") + "#/t " + q(dir / "v2.zarr") + "#/g/t");
+  BOOST_TEST(r.status == 0, r.err);
+  for (const char* line : {R"(mapped {"name":"transpose","configuration":{"order":[1,0]}} -> order "F")",
+                           R"(mapped numcodecs.quantize -> filters[0] {"id":"quantize","digits":3,"dtype":">f8","astype":">f8"})",
+                           R"(mapped numcodecs.crc32 -> filters[1] {"id":"crc32"})",
+                           R"(mapped numcodecs.zlib -> compressor {"id":"zlib","level":4})",
+                           R"(mapped float64, bytes big-endian -> dtype ">f8")",
+                           R"(mapped dimension_names ["y","x"] -> attributes._ARRAY_DIMENSIONS)",
+                           R"(mapped chunk_key_encoding {"name":"default","configuration":{"separator":"/"}} -> dimension_separator ".")"})
+    BOOST_TEST(r.out.find(line) != std::string::npos, line << " in " << r.out);
+  const auto root = dir / "v2.zarr";
+  BOOST_TEST(zarr::parse_json(zarr_test::slurp(root / "g/t/.zarray")) == zarr::parse_json(R"({"chunks": [2, 2],
+    "compressor": {"id": "zlib", "level": 4}, "dimension_separator": ".", "dtype": ">f8", "fill_value": "NaN",
+    "filters": [{"id": "quantize", "digits": 3, "dtype": ">f8", "astype": ">f8"}, {"id": "crc32"}], "order": "F",
+    "shape": [3, 5], "zarr_format": 2})"));
+  BOOST_TEST(zarr::parse_json(zarr_test::slurp(root / "g/t/.zattrs")) ==
+             zarr::parse_json(R"({"units": "K", "_ARRAY_DIMENSIONS": ["y", "x"]})"));
+  BOOST_TEST(fs::exists(root / ".zgroup"));
+  BOOST_TEST(fs::exists(root / "g/.zgroup"));
+  BOOST_TEST(fs::exists(root / "g/t/0.0"));
+  BOOST_TEST(!fs::exists(root / "g/t/1.0"));  // missing in the source: missing here too
+  const auto b = zarr::array::open(std::make_shared<zarr::filesystem_store>(root), "g/t");
+  BOOST_TEST(b.metadata().zarr_format == 2);
+  const auto back = b.read<double>(zarr::region::all(b.shape()));
+  const auto expected = a.read<double>(zarr::region::all(a.shape()));
+  BOOST_TEST_REQUIRE(back.size() == expected.size());
+  for (std::size_t i = 0; i < back.size(); ++i)
+    BOOST_TEST((back[i] == expected[i] || (std::isnan(back[i]) && std::isnan(expected[i]))), "element " << i);
+}
+
+BOOST_AUTO_TEST_CASE(convert_format_2_names_what_zarr_v2_cannot_express_and_writes_nothing) {
+  const auto dir = zarr_test::scratch_dir();
+  auto s = std::make_shared<zarr::filesystem_store>(dir / "v3.zarr");
+  const auto make = [&](const std::string& name, const std::string& type, const std::string& codecs, const std::string& extra) {
+    const std::string text = R"({"zarr_format": 3, "node_type": "array", "shape": [4, 4], "data_type": ")" + type +
+                             R"(", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 2]}},
+      "chunk_key_encoding": {"name": "default"}, "fill_value": 0, "codecs": )" + codecs + extra + "}";
+    zarr::array::create(s, name, zarr::array_metadata::parse(zarr::parse_json(text), text));
+  };
+  const std::string little = R"([{"name": "bytes", "configuration": {"endian": "little"}}])";
+  make("sharded", "int16", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [1, 1],
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])", "");
+  make("checked", "int16", R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])", "");
+  make("f8", "float8_e4m3", little, "");
+  make("unnamed", "int16", little, R"(, "dimension_names": ["y", null])");
+  for (const auto& [name, message] : std::vector<std::pair<std::string, std::string>>{
+           {"sharded", R"(--format 2: codecs[0]: expected a codec that Zarr v2 (numcodecs) has, got "sharding_indexed" (Zarr v2 has no shards))"},
+           {"checked", R"(--format 2: codecs[1]: expected a codec that Zarr v2 (numcodecs) has, got "crc32c")"},
+           {"f8", "--format 2: data_type: expected a data type that Zarr v2 (NumPy) has, got float8_e4m3"},
+           {"unnamed", R"(--format 2: dimension_names: expected a name for every dimension or none)"}}) {
+    const auto r = zarr3("convert --format 2 " + q(dir / "v3.zarr") + "#/" + name + " " + q(dir / "v2.zarr") + "#/" + name);
+    BOOST_TEST(r.status == 1, name);
+    BOOST_TEST(r.err.find(message) != std::string::npos, r.err);
+  }
+  BOOST_TEST(!fs::exists(dir / "v2.zarr"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -193,6 +193,80 @@ BOOST_AUTO_TEST_CASE(makes_the_chain_from_order_filters_and_compressor) {
   ZARR_CHECK_ERROR(zarr::v2_codecs(m), zarr::errc::unsupported, ".zarray: filters[1]: expected an array filter only before");
 }
 
+namespace {
+
+// A Zarr v3 array's metadata with `codecs` (JSON text).
+zarr::array_metadata v3_array(const std::string& data_type, const std::string& shape, const std::string& chunks,
+                              const std::string& codecs) {
+  const auto text = R"({"zarr_format": 3, "node_type": "array", "shape": )" + shape + R"(, "data_type": ")" + data_type +
+                    R"(", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": )" + chunks +
+                    R"(}}, "chunk_key_encoding": {"name": "default"}, "fill_value": )" + (data_type == "bool" ? "false" : "0") +
+                    R"(, "codecs": )" + codecs + "}";
+  return zarr::array_metadata::parse(zarr::parse_json(text), text);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(gives_the_v2_form_of_a_v3_chain) {
+  // Order "F", the filters in the byte order of the stored data, blosc's shuffle as numcodecs' number.
+  auto m = v3_array("int32", "[4, 6]", "[2, 3]", R"([
+    {"name": "transpose", "configuration": {"order": [1, 0]}},
+    {"name": "numcodecs.delta", "configuration": {"dtype": "<i4", "astype": "<i2"}},
+    {"name": "bytes", "configuration": {"endian": "big"}},
+    {"name": "numcodecs.shuffle", "configuration": {"elementsize": 2}},
+    {"name": "blosc", "configuration": {"cname": "zstd", "clevel": 3, "shuffle": "bitshuffle", "typesize": 2}}])");
+  auto f = zarr::v3_codecs_to_v2(m);
+  BOOST_TEST(f.order == 'F');
+  BOOST_TEST(f.byte_order == '>');
+  BOOST_TEST(f.filters == zarr::parse_json(R"([{"id": "delta", "dtype": ">i4", "astype": ">i2"},
+                                               {"id": "shuffle", "elementsize": 2}])"));
+  BOOST_TEST(f.compressor == zarr::parse_json(R"({"id": "blosc", "cname": "zstd", "clevel": 3, "shuffle": 2, "blocksize": 0})"));
+  // The v2 form makes the same chain again (decision 27's way).
+  auto v2 = m;
+  v2.zarr_format = 2;
+  v2.v2 = f;
+  BOOST_TEST(zarr::v2_codecs(v2)[1] == zarr::parse_json(R"({"name": "numcodecs.delta", "configuration": {"dtype": ">i4", "astype": ">i2"}})"));
+  BOOST_TEST(zarr::v2_codecs(v2)[2] == zarr::parse_json(R"({"name": "bytes", "configuration": {"endian": "big"}})"));
+
+  // A checksum last is a filter, not a compressor; bitround is numcodecs' bitround; one byte: '|'.
+  f = zarr::v3_codecs_to_v2(v3_array("float32", "[8]", "[4]", R"([{"name": "bitround", "configuration": {"keepbits": 3}},
+    {"name": "bytes", "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 2}},
+    {"name": "numcodecs.adler32"}])"));
+  BOOST_TEST(f.order == 'C');
+  BOOST_TEST(f.byte_order == '<');
+  BOOST_TEST(f.filters == zarr::parse_json(R"([{"id": "bitround", "keepbits": 3}, {"id": "gzip", "level": 2}, {"id": "adler32"}])"));
+  BOOST_TEST(f.compressor.is_null());
+  f = zarr::v3_codecs_to_v2(v3_array("bool", "[2, 9]", "[2, 9]", R"([{"name": "transpose", "configuration": {"order": [0, 1]}},
+    {"name": "numcodecs.packbits"}, {"name": "zstd", "configuration": {"level": 5, "checksum": true}}])"));
+  BOOST_TEST(f.order == 'C');
+  BOOST_TEST(f.byte_order == '|');
+  BOOST_TEST(f.filters == zarr::parse_json(R"([{"id": "packbits"}])"));
+  BOOST_TEST(f.compressor == zarr::parse_json(R"({"id": "zstd", "level": 5, "checksum": true})"));
+}
+
+BOOST_AUTO_TEST_CASE(names_what_zarr_v2_cannot_express_in_a_v3_chain) {
+  using zarr::errc;
+  const auto expect = [](const std::string& type, const std::string& codecs, const std::string& part) {
+    ZARR_CHECK_ERROR(zarr::v3_codecs_to_v2(v3_array(type, "[4, 4, 4]", "[2, 2, 2]", codecs)), errc::unsupported, part);
+  };
+  expect("int16", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [1, 1, 1],
+    "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+    "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])",
+         "codecs[0]: expected a codec that Zarr v2 (numcodecs) has, got \"sharding_indexed\" (Zarr v2 has no shards)");
+  expect("int16", R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])",
+         "codecs[1]: expected a codec that Zarr v2 (numcodecs) has, got \"crc32c\" (numcodecs 0.11 has no crc32c");
+  expect("float32", R"([{"name": "scale_offset", "configuration": {"scale": 2}}, {"name": "bytes", "configuration": {"endian": "little"}}])",
+         "got \"scale_offset\" (no numcodecs filter computes it exactly");
+  expect("int16", R"([{"name": "transpose", "configuration": {"order": [0, 2, 1]}}, {"name": "bytes", "configuration": {"endian": "little"}}])",
+         "codecs[0]: expected a transpose that reverses the axes (Zarr v2 order \"F\") or none, got the order [0,2,1]");
+  expect("int16", R"([{"name": "numcodecs.delta", "configuration": {"dtype": "<i2"}},
+    {"name": "transpose", "configuration": {"order": [2, 1, 0]}}, {"name": "bytes", "configuration": {"endian": "little"}}])",
+         "codecs[1]: expected a transpose only first (Zarr v2 order \"F\"), got one after numcodecs.delta");
+  expect("uint8", R"([{"name": "packbits"}])", "got \"packbits\" (numcodecs.packbits is another layout");
+  expect("bfloat16", R"([{"name": "bytes", "configuration": {"endian": "little"}}])",
+         "data_type: expected a data type that Zarr v2 (NumPy) has, got bfloat16");
+}
+
 BOOST_AUTO_TEST_CASE(opens_v2_nodes_by_their_documents_and_reads_the_spec_example_chunks) {
   // The spec's "Storing a single array" example: int32, fill 42, zlib level 1, chunk "0.0" of 1s.
   auto s = store_with({{".zgroup", R"({"zarr_format": 2})"},

@@ -1,9 +1,12 @@
-// zarr.codec.checksum32: numcodecs' 32-bit checksum bytes -> bytes codecs `crc32` (ISO-HDLC
-// CRC-32, zlib's crc32) and `adler32` (RFC 1950), which put the checksum of the data as 4 bytes
-// little-endian *before* it (numcodecs 0.11 documentation, "Checksum codecs"; numcodecs/
-// checksum32.py, where both are one class, Checksum32, as here).
-// Configuration: v2 {"id": "crc32"} or {"id": "adler32"}; v3 {"name": "numcodecs.crc32"},
-// {"name": "numcodecs.adler32"} (no configuration keys).
+// zarr.codec.checksum32: numcodecs' 32-bit checksum bytes -> bytes codecs, one class as in
+// numcodecs/checksum32.py: `crc32` (ISO-HDLC CRC-32, zlib's crc32) and `adler32` (RFC 1950) put
+// the checksum as 4 bytes little-endian *before* the data (numcodecs 0.11); `fletcher32` (HDF5's
+// H5_checksum_fletcher32, numcodecs/fletcher32.pyx) and `jenkins_lookup3` (Bob Jenkins' lookup3
+// hashlittle, HDF5's H5_checksum_lookup3; numcodecs >= 0.12) put it *after* the data.
+// Configuration: v2 {"id": "crc32"}, {"id": "adler32"}, {"id": "fletcher32"},
+// {"id": "jenkins_lookup3", "initval": 0, "prefix": null}; v3 {"name": "numcodecs.crc32"}, ...,
+// {"name": "numcodecs.jenkins_lookup3", "configuration": {"initval": 0}}. A non-null `prefix`
+// (bytes hashed before the data, which numcodecs cannot write to JSON) is refused.
 module;
 #include <cstddef>
 #include <cstdint>
@@ -19,14 +22,17 @@ export import zarr.codec;
 
 export namespace zarr {
 
-enum class checksum32_kind : std::uint8_t { crc32, adler32 };
+enum class checksum32_kind : std::uint8_t { crc32, adler32, fletcher32, jenkins_lookup3 };
 
-// The checksum of `data` (crc32("123456789") == 0xCBF43926, adler32("Wikipedia") == 0x11E60398).
-[[nodiscard]] std::uint32_t checksum32(checksum32_kind kind, std::span<const std::byte> data) noexcept;
+// The checksum of `data` (crc32("123456789") == 0xCBF43926, adler32("Wikipedia") == 0x11E60398,
+// jenkins_lookup3("Four score and seven years ago", 0) == 0x17770551); `initval` seeds
+// jenkins_lookup3 only.
+[[nodiscard]] std::uint32_t checksum32(checksum32_kind kind, std::span<const std::byte> data,
+                                       std::uint32_t initval = 0) noexcept;
 
 class checksum32_codec final : public bytes_to_bytes_codec {
  public:
-  checksum32_codec(checksum32_kind kind, std::string where);
+  checksum32_codec(checksum32_kind kind, std::string where, std::uint32_t initval = 0);
 
   [[nodiscard]] std::string_view name() const noexcept override;
   [[nodiscard]] boost::json::value to_json() const override;
@@ -39,12 +45,17 @@ class checksum32_codec final : public bytes_to_bytes_codec {
 
  private:
   checksum32_kind kind_;
+  std::uint32_t initval_;
+  // fletcher32 and jenkins_lookup3 put the checksum after the data, crc32 and adler32 before.
+  [[nodiscard]] bool at_end() const noexcept { return kind_ >= checksum32_kind::fletcher32; }
   [[nodiscard]] bytes decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const override;
-  // The data after the checksum, once checked (errc::corrupt_chunk otherwise).
+  // The data beside the checksum, once checked (errc::corrupt_chunk otherwise).
   [[nodiscard]] std::span<const std::byte> checked_body(std::span<const std::byte> in) const;
 };
 
 [[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_crc32_codec(const codec_context& ctx);
 [[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_adler32_codec(const codec_context& ctx);
+[[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_fletcher32_codec(const codec_context& ctx);
+[[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_jenkins_lookup3_codec(const codec_context& ctx);
 
 }  // namespace zarr
