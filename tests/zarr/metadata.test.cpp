@@ -152,8 +152,11 @@ BOOST_AUTO_TEST_CASE(rejects_bad_chunk_grids) {
   ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape: expected 2 dimensions");
   o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [5, 0]}})");
   ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_shape[1]: expected a positive integer");
-  o["chunk_grid"] = json::parse(R"({"name": "rectilinear", "configuration": {"chunk_shape": [5, 5]}})");
-  ZARR_CHECK_ERROR(parse(o), zarr::errc::unsupported, "chunk_grid.name");
+  o["chunk_grid"] = json::parse(R"({"name": "hexagonal", "configuration": {"chunk_shape": [5, 5]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::unsupported, "chunk_grid.name: expected \"regular\" or \"rectilinear\"");
+  // The rectilinear grid's field is chunk_shapes (rectilinear.test.cpp has the rest).
+  o["chunk_grid"] = json::parse(R"({"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shape": [5, 5]}})");
+  ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_grid.configuration.chunk_shape: expected no such key");
   o["chunk_grid"] = json::parse(R"({"name": "regular", "configuration": {"chunk_shape": [5, 5], "x": 1}})");
   ZARR_CHECK_ERROR(parse(o), zarr::errc::invalid_metadata, "chunk_grid.configuration.x");
 }

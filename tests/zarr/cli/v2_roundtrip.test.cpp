@@ -86,7 +86,9 @@ BOOST_AUTO_TEST_CASE(v2_to_v3_to_v2_round_trips_every_array_of_the_zarr_python_2
         ++left_missing;
       }
       checked.push_back(json::object{{"path", path},
-                                     {"dtype", *zarr::numpy_dtype_string(a.type(), m.v2.byte_order)},
+                                     // a time type's unit is in the fixture's dtype ("<M8[ns]")
+                                     {"dtype", zarr::is_time(a.type()) ? o.at("dtype")
+                                                                       : json::value(*zarr::numpy_dtype_string(a.type(), m.v2.byte_order))},
                                      {"shape", o.at("shape")},
                                      {"raw", (*fixture / std::string(o.at("raw").as_string())).string()},
                                      {"readable_rows", shape.empty() ? json::value() : json::value(readable)}});
