@@ -182,7 +182,8 @@ void floor_write(layout l, const geometry& g, std::size_t threads, const std::st
 int usage() {
   std::fputs(
       "usage: zarr.bench.compare OP LAYOUT THREADS SIZE STORE_DIR\n"
-      "  OP: write | read | read_chunks | read_inner | floor_write | floor_read | floor_read_chunks | floor_read_inner\n"
+      "  OP: write | write_durable | read | read_chunks | read_inner | floor_write | floor_read | floor_read_chunks |\n"
+      "      floor_read_inner (write_durable: the store's durable option, every chunk flushed to the disk)\n"
       "  LAYOUT: uncompressed | zstd | sharded; THREADS: zarr::set_concurrency (floor: std::threads)\n"
       "  SIZE: the cube's edge (512 by default in bench/compare); STORE_DIR: the array's store root\n"
       "Prints one JSON line: {\"op\", \"layout\", \"threads\", \"size\", \"seconds\", \"cpu_seconds\", \"mismatches\"}.\n",
@@ -216,12 +217,13 @@ int main(int argc, char** argv) {
       });
     };
     const tiling chunk_major = l == layout::sharded ? tiling{g.chunk, g.inner} : tiling{g.chunk};
-    if (op == "write") {
+    if (op == "write" || op == "write_durable") {
       buffer in(total);
       fill(g, {}, in.data.get());
       const auto meta = zarr::array_metadata::parse(zarr::parse_json(metadata_json(l, g)));
+      const zarr::filesystem_options options{.create = true, .durable = op == "write_durable"};
       timed([&] {
-        auto a = zarr::array::create(std::make_shared<zarr::filesystem_store>(dir), "", meta, true);
+        auto a = zarr::array::create(std::make_shared<zarr::filesystem_store>(dir, options), "", meta, true);
         a.write(zarr::region::all(shape), std::as_bytes(std::span(in.data.get(), total)));
       });
     } else if (op == "read") {

@@ -157,7 +157,9 @@ std::string chunk_key(const std::string& prefix, const geometry& g, std::uint64_
 int usage() {
   std::fputs(
       "usage: zarr.bench.s3 OP LAYOUT THREADS SIZE ENDPOINT BUCKET IN_FLIGHT\n"
-      "  OP: write | read | read_inner | floor_write | floor_read | floor_read_inner (bucket: creates BUCKET)\n"
+      "  OP: write | read | read_inner | floor_write | floor_read | floor_read_inner (bucket: creates BUCKET;\n"
+      "      write_files: writes the objects as files below the folder ENDPOINT/BUCKET/LAYOUT, for a static\n"
+      "      HTTP server that the read ops then GET from as from S3)\n"
       "  LAYOUT: zstd (512 chunks) | sharded (8 shards of 64 inner chunks); THREADS: zarr::set_concurrency\n"
       "  ours use the objects below \"LAYOUT\", the floor writes below \"floor-LAYOUT\" and reads ours'\n"
       "Prints one JSON line: {\"op\", \"layout\", \"threads\", \"size\", \"seconds\", \"cpu_seconds\", \"mismatches\"}.\n",
@@ -195,14 +197,18 @@ int main(int argc, char** argv) {
     const auto timed = [&](const std::function<void()>& f) { took = time_it(f); };
     if (op == "bucket") {  // not measured: makes the bucket the others use
       zarr::s3_store(o).create_bucket();
-    } else if (op == "write") {
+    } else if (op == "write" || op == "write_files") {
       buffer in(total);
       fill(g, {}, in.data.get());
       const auto meta = zarr::array_metadata::parse(zarr::parse_json(metadata_json(l, g)));
-      timed([&] {
-        auto a = zarr::array::create(std::make_shared<zarr::s3_store>(o), "", meta, true);
+      const auto write = [&](std::shared_ptr<zarr::store> s) {
+        auto a = zarr::array::create(std::move(s), "", meta, true);
         a.write(zarr::region::all(shape), std::as_bytes(std::span(in.data.get(), total)));
-      });
+      };
+      if (op == "write")
+        timed([&] { write(std::make_shared<zarr::s3_store>(o)); });
+      else  // not measured: the same objects as files below ENDPOINT/BUCKET/LAYOUT
+        write(std::make_shared<zarr::filesystem_store>(endpoint + "/" + bucket + "/" + argv[2]));
     } else if (op == "read") {
       buffer out(total);
       timed([&] {

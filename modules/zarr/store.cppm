@@ -75,9 +75,14 @@ class store {
 
   // Batches: many keys read or written at once, so that a store reached over a network keeps
   // many requests in flight (io_concurrency()) apart from the threads that encode and decode.
-  // `done(i)`, when given, is called on the calling thread as item i completes (items complete
-  // in any order), one call at a time. The first failure stops the batch: items not yet
-  // started are not, and the error of that item is thrown (items already done stay done).
+  // Items start in index order. `done(i)`, when given, is called on the calling thread as item
+  // i completes (items complete in any order), one call at a time. `ready(i)`, when given, is
+  // asked on the calling thread before item i starts: while it answers false, item i and those
+  // after it wait (it is asked again as other items complete, and at least every millisecond),
+  // so that a caller can stream: keep a window of values in memory while other threads decode
+  // them, or store values while other threads are still encoding the ones after. The first
+  // failure (or an exception from `done` or `ready`) stops the batch: items not yet started
+  // are not, and that error is thrown (items already done stay done).
   // These defaults go one item after the other through get_into, set and erase.
   struct get_item {
     std::string key;
@@ -90,8 +95,10 @@ class store {
     bool erase = false;                // erase the key instead of storing `value`
   };
   using item_done = std::function<void(std::size_t)>;
-  virtual void get_many(std::span<get_item> items, const item_done& done = {}) const;
-  virtual void set_many(std::span<const set_item> items, const item_done& done = {});
+  using item_ready = std::function<bool(std::size_t)>;
+  virtual void get_many(std::span<get_item> items, const item_done& done = {}, const item_ready& ready = {}) const;
+  // (An item's key, value and erase may change until ready(i) has answered true.)
+  virtual void set_many(std::span<const set_item> items, const item_done& done = {}, const item_ready& ready = {});
   // How many requests of a batch this store keeps in flight at once; 1 (local stores) means
   // that batching gains nothing, and callers keep to their one-key-at-a-time paths.
   [[nodiscard]] virtual std::size_t io_concurrency() const noexcept { return 1; }

@@ -2,11 +2,14 @@
 // "Hierarchy"; docs/decisions.md 25 for chunks that hold only the fill value).
 module;
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <exception>
-#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -215,8 +218,11 @@ array array::create(std::shared_ptr<store> s, std::string_view path, const array
   a.meta_.codecs = a.chain_->to_json();  // choices made by codecs are recorded
   if (!overwrite && node_exists(*a.store_, path))
     throw error(errc::already_exists, "node " + node_name_for_errors(path) + ": expected no node, got an existing one");
-  if (overwrite)
-    for (const auto& key : a.store_->list(node_prefix(path))) a.store_->erase(key);
+  if (overwrite) {  // in one batch: many DELETEs in flight where the store can
+    std::vector<store::set_item> erased;
+    for (auto& key : a.store_->list(node_prefix(path))) erased.push_back({.key = std::move(key), .value = {}, .erase = true});
+    a.store_->set_many(erased);
+  }
   if (!path.empty()) create_parents(*a.store_, path, a.meta_.zarr_format);
   a.write_metadata();
   return a;
@@ -429,6 +435,69 @@ void naming_the_array(std::string_view path, F&& f) {
   }
 }
 
+// What a store batch running on a thread of its own shares with the threads that decode (or
+// encode) alongside it: a flag that stops both sides at the first failure of either, and a
+// condition to wait on for the other side's progress.
+struct alongside {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::atomic<bool> stopped{false};
+  bool batch_over = false;  // under mutex
+
+  // Thrown from the batch's callbacks to leave it once the other side has failed.
+  struct stop_batch {};
+
+  void stop() {
+    {
+      const std::lock_guard lock(mutex);
+      stopped = true;
+    }
+    changed.notify_all();
+  }
+  void leave_if_stopped() const {
+    if (stopped.load()) throw stop_batch{};
+  }
+  // Runs `batch` on a thread of its own and `work` on this one; either failing stops the
+  // other. The error of `work` is thrown first, else that of `batch`.
+  template <class Batch, class Work>
+  void run(Batch&& batch, Work&& work) {
+    std::exception_ptr batch_failure;
+    {
+      const std::jthread io([&] {
+        try {
+          batch();
+        } catch (const stop_batch&) {
+        } catch (...) {
+          batch_failure = std::current_exception();
+          stop();
+        }
+        {
+          const std::lock_guard lock(mutex);
+          batch_over = true;
+        }
+        changed.notify_all();
+      });
+      try {
+        work();
+      } catch (...) {
+        stop();
+        throw;  // (the batch thread is joined first: it leaves at its next callback)
+      }
+    }
+    if (batch_failure) std::rethrow_exception(batch_failure);
+  }
+  // For a piece of `work`: runs f, stopping the batch if it throws.
+  template <class F>
+  void piece(F&& f) {
+    try {
+      f();
+    } catch (...) {
+      stop();
+      throw;
+    }
+  }
+};
+
 }  // namespace
 
 void array::read(const region& r, std::span<std::byte> out, const read_options& options) const {
@@ -466,10 +535,13 @@ void array::read_part(const cell_part& part, const array_view& out) const {
   });
 }
 
-// The chunks read whole come in batches: batch k + 1 is fetched (store::get_many, on a thread
-// of its own that only waits for the network) while the decoding threads work through batch
-// k. Parts of chunks that the chain reads in pieces (part of a shard: its index, then the
-// inner chunks it needs) go one chunk per decoding thread, as without batches.
+// The chunks read whole stream: one store batch (store::get_many, on a thread of its own that
+// only waits for the network) keeps its requests in flight as long as there are chunks to
+// fetch, each next request starting as soon as one completes, while the decoding threads take
+// the chunks in the order they arrive. At most `window` chunks are fetched and not yet decoded
+// (or under way), so memory stays bounded. Parts of chunks that the chain reads in pieces (part
+// of a shard: its index, then the inner chunks it needs) go one chunk per decoding thread, as
+// without batches.
 void array::read_batched(std::span<const cell_part> parts, const array_view& out,
                          const std::function<void()>& chunk_done) const {
   std::vector<std::size_t> whole, pieces;
@@ -482,53 +554,64 @@ void array::read_batched(std::span<const cell_part> parts, const array_view& out
     read_part(parts[pieces[t]], out);
     chunk_done();
   });
-
-  const auto per_batch = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
-  const auto prepare = [&](std::vector<store::get_item>& items, std::size_t first) {
-    items.resize(std::min(per_batch, whole.size() - first));
-    for (std::size_t k = 0; k < items.size(); ++k) {
-      items[k].key = chunk_key(parts[whole[first + k]].cell);
-      items[k].found = false;
-    }
-  };
-  std::vector<store::get_item> current, next;
   if (whole.empty()) return;
-  prepare(current, 0);
-  naming_the_array(path_, [&] { store_->get_many(current); });
-  for (std::size_t first = 0; first < whole.size(); first += per_batch) {
-    std::exception_ptr fetch_failure;
-    std::jthread fetching;
-    if (first + per_batch < whole.size()) {
-      prepare(next, first + per_batch);
-      fetching = std::jthread([&] {
-        try {
-          naming_the_array(path_, [&] { store_->get_many(next); });
-        } catch (...) {
-          fetch_failure = std::current_exception();
-        }
+
+  const auto window = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
+  std::vector<store::get_item> items(whole.size());
+  for (std::size_t k = 0; k < items.size(); ++k) items[k].key = chunk_key(parts[whole[k]].cell);
+  alongside a;
+  std::deque<std::size_t> arrived;      // fetched, not yet taken by a decoding thread (under a.mutex)
+  std::atomic<std::size_t> decoded{0};  // chunks decoded (and their memory let go)
+  a.run(
+      [&] {
+        naming_the_array(path_, [&] {
+          store_->get_many(
+              items,
+              [&](std::size_t k) {
+                a.leave_if_stopped();
+                {
+                  const std::lock_guard lock(a.mutex);
+                  arrived.push_back(k);
+                }
+                a.changed.notify_one();
+              },
+              [&](std::size_t k) {
+                a.leave_if_stopped();
+                return k < decoded.load() + window;
+              });
+        });
+      },
+      [&] {
+        parallel_for(items.size(), [&](std::size_t) {
+          a.piece([&] {
+            std::size_t k = 0;
+            {
+              std::unique_lock lock(a.mutex);
+              a.changed.wait(lock, [&] { return !arrived.empty() || a.batch_over || a.stopped.load(); });
+              if (arrived.empty()) return;  // the batch failed or was stopped
+              k = arrived.front();
+              arrived.pop_front();
+            }
+            const auto& part = parts[whole[k]];
+            auto& item = items[k];
+            const auto place = out.window(part.in_region, part.extent());
+            naming_the_chunk(path_, item.key, [&] {
+              if (!item.found) {
+                check_fill_value();
+                fill(place, meta_.fill_value);
+              } else if (part.in_cell.covers(chunk_shape_of(part.cell))) {
+                chain_of(part.cell).decode_into(item.value, place);
+              } else {
+                static_cast<void>(chain_of(part.cell).decode_region(
+                    buffer_chunk_reader(std::span<const std::byte>(item.value)), part.in_cell, place));
+              }
+            });
+            item.value = bytes();
+            ++decoded;
+            chunk_done();
+          });
+        });
       });
-    }
-    parallel_for(current.size(), [&](std::size_t k) {
-      const auto& part = parts[whole[first + k]];
-      const auto& item = current[k];
-      const auto place = out.window(part.in_region, part.extent());
-      naming_the_chunk(path_, item.key, [&] {
-        if (!item.found) {
-          check_fill_value();
-          fill(place, meta_.fill_value);
-        } else if (part.in_cell.covers(chunk_shape_of(part.cell))) {
-          chain_of(part.cell).decode_into(item.value, place);
-        } else {
-          static_cast<void>(chain_of(part.cell).decode_region(buffer_chunk_reader(std::span<const std::byte>(item.value)),
-                                                              part.in_cell, place));
-        }
-      });
-      chunk_done();
-    });
-    if (fetching.joinable()) fetching.join();
-    if (fetch_failure) std::rethrow_exception(fetch_failure);
-    std::swap(current, next);
-  }
 }
 
 void array::write(const region& r, std::span<const std::byte> in, const write_options& options) {
@@ -584,8 +667,9 @@ void array::write(const region& r, const const_array_view& in, const write_optio
 
 // A batch at a time: its chunks' stripes of chunk_lock are taken (in order: two batched
 // writers never wait for each other in a circle), the old values of the chunks the region
-// covers in part are fetched in one batch, every chunk is assembled and encoded on the
-// decoding threads into memory of its own, then all are stored in one batch.
+// covers in part are fetched in one batch, then the encoding threads assemble and encode the
+// chunks in order into memory of their own while one store batch (on a thread of its own)
+// stores each as soon as it is ready, many in flight, and lets its memory go once stored.
 void array::write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,
                           const std::function<void()>& chunk_done) {
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
@@ -613,42 +697,65 @@ void array::write_batched(std::span<const cell_part> parts, const const_array_vi
 
     std::vector<bytes> held(batch.size());  // assembled or encoded chunks, until stored
     std::vector<store::set_item> items(batch.size());
-    parallel_for(batch.size(), [&](std::size_t k) {
-      const auto& part = batch[k];
-      const auto shape = chunk_shape_of(part.cell);
-      const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
-      const auto [covers, interior] = coverage_of(part, grid_, shape, meta_.shape);
-      const auto source = in.window(part.in_region, part.extent());
-      std::span<const std::byte> chunk;
-      if (covers && interior && source.c_contiguous()) {
-        chunk = std::span(source.data, chunk_bytes);
-      } else {
-        held[k].resize(chunk_bytes);  // not zeroed
-        const auto whole = array_view::c_order(held[k].data(), shape, size);
-        if (covers && interior) {
-          // every element is written below
-        } else if (old_of[k] < old.size() && old[old_of[k]].found) {
-          decode_chunk(part.cell, keys[k], old[old_of[k]].value, held[k]);
-        } else {
-          fill(whole, meta_.fill_value);
-        }
-        copy(source, whole.window(part.in_cell.start, part.extent()));
-        chunk = held[k];
-      }
-      items[k].key = keys[k];
-      if (stored_as_absent(chunk, options)) {
-        items[k].erase = true;
-      } else if (chain_of(part.cell).identity()) {
-        items[k].value = chunk;
-      } else {
-        bytes encoded;
-        naming_the_chunk(path_, keys[k], [&] { chain_of(part.cell).encode_into(chunk, encoded); });
-        held[k] = std::move(encoded);
-        items[k].value = held[k];
-      }
-    });
-    // (Store errors name the key; a cancellation names the array already.)
-    store_->set_many(items, [&](std::size_t) { chunk_done(); });
+    const auto ready = std::make_unique<std::atomic<bool>[]>(batch.size());  // items[k] is complete
+    std::atomic<std::size_t> next{0};                                         // the next chunk to encode
+    alongside a;
+    a.run(
+        [&] {
+          // (Store errors name the key; a cancellation names the array already.)
+          store_->set_many(
+              items,
+              [&](std::size_t k) {
+                a.leave_if_stopped();
+                held[k] = bytes();
+                chunk_done();
+              },
+              [&](std::size_t k) {
+                a.leave_if_stopped();
+                return ready[k].load();
+              });
+        },
+        [&] {
+          parallel_for(batch.size(), [&](std::size_t) {
+            a.piece([&] {
+              if (a.stopped.load()) return;
+              const auto k = next++;  // in order on every thread: the batch stores in order
+              const auto& part = batch[k];
+              const auto shape = chunk_shape_of(part.cell);
+              const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
+              const auto [covers, interior] = coverage_of(part, grid_, shape, meta_.shape);
+              const auto source = in.window(part.in_region, part.extent());
+              std::span<const std::byte> chunk;
+              if (covers && interior && source.c_contiguous()) {
+                chunk = std::span(source.data, chunk_bytes);
+              } else {
+                held[k].resize(chunk_bytes);  // not zeroed
+                const auto whole = array_view::c_order(held[k].data(), shape, size);
+                if (covers && interior) {
+                  // every element is written below
+                } else if (old_of[k] < old.size() && old[old_of[k]].found) {
+                  decode_chunk(part.cell, keys[k], old[old_of[k]].value, held[k]);
+                } else {
+                  fill(whole, meta_.fill_value);
+                }
+                copy(source, whole.window(part.in_cell.start, part.extent()));
+                chunk = held[k];
+              }
+              items[k].key = keys[k];
+              if (stored_as_absent(chunk, options)) {
+                items[k].erase = true;
+              } else if (chain_of(part.cell).identity()) {
+                items[k].value = chunk;
+              } else {
+                bytes encoded;
+                naming_the_chunk(path_, keys[k], [&] { chain_of(part.cell).encode_into(chunk, encoded); });
+                held[k] = std::move(encoded);
+                items[k].value = held[k];
+              }
+              ready[k] = true;
+            });
+          });
+        });
   }
 }
 

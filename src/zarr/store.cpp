@@ -1,12 +1,14 @@
 // zarr.store: key validation (docs/decisions.md 24), the generic list_dir and snapshot.
 module;
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <span>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 module zarr.store;
@@ -76,15 +78,26 @@ std::unique_ptr<const stored_value> store::snapshot_and_read(std::string_view ke
   return value;
 }
 
-void store::get_many(std::span<get_item> items, const item_done& done) const {
+namespace {
+
+void wait_until_ready(const store::item_ready& ready, std::size_t i) {
+  if (!ready) return;
+  while (!ready(i)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+}
+
+}  // namespace
+
+void store::get_many(std::span<get_item> items, const item_done& done, const item_ready& ready) const {
   for (std::size_t i = 0; i < items.size(); ++i) {
+    wait_until_ready(ready, i);
     items[i].found = get_into(items[i].key, items[i].value);
     if (done) done(i);
   }
 }
 
-void store::set_many(std::span<const set_item> items, const item_done& done) {
+void store::set_many(std::span<const set_item> items, const item_done& done, const item_ready& ready) {
   for (std::size_t i = 0; i < items.size(); ++i) {
+    wait_until_ready(ready, i);
     if (items[i].erase)
       erase(items[i].key);
     else

@@ -119,9 +119,14 @@ class http_client {
   // Sends every request of `batch`, up to max_in_flight() at once, each retried as the policy
   // says (its own tries and time limit, from its first try). done(i), when given, is called
   // on this thread as exchange i gets its final answer (any status), one call at a time.
-  // The first request with no answer (or a throwing `done`) stops the batch: requests under
-  // way are abandoned, those not started are not sent, and its error is thrown.
-  void perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done = {}) const;
+  // Exchanges are first sent in index order; `ready(i)`, when given, is asked before exchange
+  // i is first sent: while it answers false, that exchange and those after it wait (asked
+  // again as others complete, and at least every millisecond), and it may fill in the
+  // exchange's request before answering true.
+  // The first request with no answer (or a throwing `done` or `ready`) stops the batch:
+  // requests under way are abandoned, those not started are not sent, and its error is thrown.
+  void perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done = {},
+                    const std::function<bool(std::size_t)>& ready = {}) const;
 
   [[nodiscard]] std::size_t max_in_flight() const noexcept { return max_in_flight_; }
   [[nodiscard]] request_counts counts() const noexcept;
@@ -154,7 +159,7 @@ class remote_store : public store {
                                                                      bytes& part) const override;
   [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
   // GETs of whole values, up to io_concurrency() in flight.
-  void get_many(std::span<get_item> items, const item_done& done = {}) const override;
+  void get_many(std::span<get_item> items, const item_done& done = {}, const item_ready& ready = {}) const override;
   [[nodiscard]] std::size_t io_concurrency() const noexcept override { return client_->max_in_flight(); }
 
   // The requests sent so far (and a way to start counting again).

@@ -49,7 +49,7 @@ class s3_store final : public remote_store {
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;
   // PUTs and DELETEs, up to io_concurrency() in flight.
-  void set_many(std::span<const set_item> items, const item_done& done = {}) override;
+  void set_many(std::span<const set_item> items, const item_done& done = {}, const item_ready& ready = {}) override;
   // ListObjectsV2, page after page (1000 keys each).
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
   // ListObjectsV2 with delimiter "/": the keys and common prefixes directly below.

@@ -261,7 +261,8 @@ http_response http_client::perform(const http_request& request, bytes& body, std
   return std::move(one.response);
 }
 
-void http_client::perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done) const {
+void http_client::perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done,
+                               const std::function<bool(std::size_t)>& ready) const {
   if (batch.empty()) return;
   const std::string sigv4 = signing_ ? "aws:amz:" + signing_->region + ":s3" : std::string();
   std::vector<exchange_state> state(batch.size());
@@ -412,10 +413,21 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
       retries.pop();
       start(i);
     }
-    while (lease.running.size() < max_in_flight_ && next < batch.size()) start(next++);
+    bool waiting_for_ready = false;
+    while (lease.running.size() < max_in_flight_ && next < batch.size()) {
+      if (ready && !ready(next)) {
+        waiting_for_ready = true;
+        break;
+      }
+      start(next++);
+    }
     if (lease.running.empty()) {
-      if (retries.empty()) return;  // every exchange is done
-      std::this_thread::sleep_until(retries.top().first);
+      if (retries.empty() && next == batch.size()) return;  // every exchange is done
+      // Nothing under way: wait for the next retry's time, or a millisecond for `ready`.
+      const auto soon = clock_type::now() + std::chrono::milliseconds(1);
+      std::this_thread::sleep_until(retries.empty()      ? soon
+                                    : waiting_for_ready ? std::min(soon, retries.top().first)
+                                                        : retries.top().first);
       continue;
     }
     int still_running = 0;
@@ -430,10 +442,11 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
       finish(m->easy_handle, m->data.result);
     }
     if (any) continue;
-    int timeout_ms = 1000;
+    int timeout_ms = waiting_for_ready ? 1 : 1000;
     if (!retries.empty())
       timeout_ms = static_cast<int>(std::clamp<std::int64_t>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(retries.top().first - clock_type::now()).count(), 0, 1000));
+          std::chrono::duration_cast<std::chrono::milliseconds>(retries.top().first - clock_type::now()).count(), 0,
+          timeout_ms));
     curl_multi_poll(lease.multi, nullptr, 0, timeout_ms, nullptr);
   }
 }
@@ -522,7 +535,7 @@ remote_store::read_result remote_store::read_answer(std::string_view key, std::o
 
 bool remote_store::get_into(std::string_view key, bytes& out) const { return read(key, std::nullopt, out, {}).found; }
 
-void remote_store::get_many(std::span<get_item> items, const item_done& done) const {
+void remote_store::get_many(std::span<get_item> items, const item_done& done, const item_ready& ready) const {
   std::vector<http_exchange> batch;
   batch.reserve(items.size());
   for (auto& item : items)
@@ -531,7 +544,7 @@ void remote_store::get_many(std::span<get_item> items, const item_done& done) co
   client_->perform_many(batch, [&](std::size_t i) {
     items[i].found = read_answer(items[i].key, std::nullopt, items[i].value, {}, batch[i].request, batch[i].response).found;
     if (done) done(i);
-  });
+  }, ready);
 }
 
 std::optional<bytes> remote_store::get(std::string_view key) const {

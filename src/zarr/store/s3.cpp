@@ -5,6 +5,7 @@ module;
 #include <algorithm>
 #include <cstddef>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -136,30 +137,40 @@ void s3_store::check_erased(std::string_view key, const http_response& r, std::s
   fail(key, r, answer);
 }
 
-void s3_store::set_many(std::span<const set_item> items, const item_done& done) {
+void s3_store::set_many(std::span<const set_item> items, const item_done& done, const item_ready& ready) {
   std::vector<bytes> answers(items.size());
-  std::vector<http_exchange> batch;
-  batch.reserve(items.size());
-  for (std::size_t i = 0; i < items.size(); ++i) {
+  std::vector<http_exchange> batch(items.size());
+  // Each request is made as its item is ready: until then the caller may still change it.
+  const auto make = [&](std::size_t i) {
     const auto& item = items[i];
     validate_key(item.key);
-    batch.push_back({.request = {.method = item.erase ? "DELETE" : "PUT",
-                                 .url = url_of(item.key),
-                                 .headers = {},
-                                 .body = item.erase ? std::span<const std::byte>() : item.value},
-                     .body = &answers[i],
-                     .where = where(item.key),
-                     .response = {}});
-  }
-  client().perform_many(batch, [&](std::size_t i) {
-    const auto& r = batch[i].response;
-    if (items[i].erase)
-      check_erased(items[i].key, r, answers[i]);
-    else if (r.status != 200)
-      fail(items[i].key, r, answers[i]);
-    answers[i] = bytes();
-    if (done) done(i);
-  });
+    batch[i] = {.request = {.method = item.erase ? "DELETE" : "PUT",
+                            .url = url_of(item.key),
+                            .headers = {},
+                            .body = item.erase ? std::span<const std::byte>() : item.value},
+                .body = &answers[i],
+                .where = where(item.key),
+                .response = {}};
+  };
+  if (!ready)
+    for (std::size_t i = 0; i < items.size(); ++i) make(i);
+  client().perform_many(
+      batch,
+      [&](std::size_t i) {
+        const auto& r = batch[i].response;
+        if (items[i].erase)
+          check_erased(items[i].key, r, answers[i]);
+        else if (r.status != 200)
+          fail(items[i].key, r, answers[i]);
+        answers[i] = bytes();
+        if (done) done(i);
+      },
+      ready ? std::function<bool(std::size_t)>([&](std::size_t i) {
+        if (!ready(i)) return false;
+        make(i);
+        return true;
+      })
+            : std::function<bool(std::size_t)>());
 }
 
 void s3_store::create_bucket() {

@@ -191,7 +191,8 @@ BOOST_AUTO_TEST_CASE(an_inner_chunk_of_a_shard_costs_two_gets) {
 // An array's chunks go many requests at a time, apart from the threads that decode: with one
 // decoding thread, a write and a read of 64 chunks each keep max_in_flight (16) requests under
 // way at once, on as many connections; with max_in_flight = 1, one request after the other on
-// one connection. Every chunk costs one request either way.
+// one connection. Every chunk costs one request either way, and so does erasing it when the
+// array is created again over the old one (docs/decisions.md 52).
 BOOST_AUTO_TEST_CASE(an_array_keeps_many_requests_in_flight_with_one_decoding_thread) {
   auto o = zarr_test::fresh_bucket("in-flight");
   if (!o) return;
@@ -226,6 +227,14 @@ BOOST_AUTO_TEST_CASE(an_array_keeps_many_requests_in_flight_with_one_decoding_th
       BOOST_TEST(n.get == 65u);  // zarr.json, then the 64 chunks
       BOOST_TEST(n.peak_in_flight == in_flight);
       if (in_flight == 1) BOOST_TEST(n.connections <= 1u);  // kept alive from the write
+
+      // Creating it again over the old one erases the 64 chunks and zarr.json in one batch.
+      s->reset_requests();
+      static_cast<void>(zarr::array_builder({256, 256}, zarr::data_type::uint16).chunk_shape({32, 32}).create(s, "a", true));
+      n = s->requests();
+      BOOST_TEST(n.del == 65u);
+      BOOST_TEST(n.peak_in_flight == in_flight);
+      BOOST_TEST(s->list("a/c/").empty());
     }
   }
 }
