@@ -8,6 +8,7 @@ module;
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -111,6 +112,13 @@ class array {
     write(r, std::span<const std::byte>(raw), options);
   }
 
+  // The variable-length data types (string: UTF-8 text, bytes: byte strings): their elements,
+  // C order within `r` (src/zarr/array/strings.cpp). Every other read and write of such an
+  // array is an error (invalid_argument) that points here, and these are one for any other
+  // type. A string that is not UTF-8 is an error naming its element, before anything is stored.
+  [[nodiscard]] std::vector<std::string> read_strings(const region& r, const read_options& options = {}) const;
+  void write_strings(const region& r, std::span<const std::string> in, const write_options& options = {});
+
   // The store key of a chunk ("a/b/c/0/1").
   [[nodiscard]] std::string chunk_key(std::span<const std::uint64_t> chunk_index) const;
   // A whole chunk, decoded (fill value when absent; an error when there is none, a Zarr v2
@@ -156,6 +164,16 @@ class array {
                    const write_options& options) const;
   // Whether a chunk of these values is erased rather than stored (docs/decisions.md 25).
   [[nodiscard]] bool stored_as_absent(std::span<const std::byte> chunk, const write_options& options) const;
+  // Errors for the wrong path: `what` ("read") of a variable-length array, or `what`
+  // ("read_strings") of any other.
+  void check_fixed_size(std::string_view what) const;
+  void check_variable_length(std::string_view what) const;
+  // resize() of a variable-length array: the chunk's elements at or past `keep` (its extent
+  // within the new shape) become the fill value.
+  void reset_strings_outside(std::span<const std::uint64_t> chunk_index, std::span<const std::uint64_t> keep);
+  // Stores a chunk of strings, or erases it when it holds only the fill value (docs/decisions.md 25).
+  void store_strings(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::string> chunk,
+                     const write_options& options) const;
   // Reads the part of one chunk that `part` says into its place in `out`, the chain reading
   // from the store what it needs.
   void read_part(const cell_part& part, const array_view& out) const;
@@ -225,4 +243,42 @@ namespace zarr {
 // `.zmetadata` of the node itself (src/zarr/array/consolidated.cpp; called for every
 // metadata write).
 void drop_consolidated_metadata(store& s, std::string_view path);
+
+// What the module's files share (src/zarr/array.cpp, src/zarr/array/strings.cpp).
+// `"/a/b"`: a node as messages name it.
+inline std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
+
+// Runs f, naming the array and the chunk in any error it throws.
+template <class F>
+void naming_the_chunk(std::string_view path, const std::string& key, F&& f) {
+  try {
+    f();
+  } catch (const error& e) {
+    throw error(e.code(), "array " + node_name_for_errors(path) + ", chunk \"" + key + "\": " + e.what());
+  }
+}
+
+// Counts the chunks of a read or write and reports them to the caller's callback.
+class chunk_progress {
+ public:
+  chunk_progress(const progress_callback& callback, std::uint64_t total, std::string_view path)
+      : callback_(callback), total_(total), path_(path) {}
+  void chunk_done() {
+    if (!callback_) return;
+    const std::lock_guard lock(mutex_);
+    if (!callback_(++done_, total_))
+      throw error(errc::cancelled, "array " + node_name_for_errors(path_) + ": cancelled after " + std::to_string(done_) +
+                                       " of " + std::to_string(total_) + " chunks");
+  }
+
+ private:
+  const progress_callback& callback_;
+  std::uint64_t total_;
+  std::string_view path_;
+  std::uint64_t done_ = 0;
+  std::mutex mutex_;
+};
+
+// Writers of one chunk within this process take turns (the chunk's stripe of a lock).
+std::mutex& chunk_lock(const std::string& key);
 }  // namespace zarr

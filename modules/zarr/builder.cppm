@@ -104,10 +104,13 @@ struct packbits {
 };
 enum class index_location : std::uint8_t { start, end };
 struct sharding_indexed;
+// zarr-extensions codecs/vlen-utf8 (for string) or codecs/vlen-bytes (for bytes), whichever
+// the data type takes: no configuration.
+struct vlen {};
 
 // One codec of a chain.
 using any = std::variant<bytes, transpose, crc32c, gzip, zstd, blosc, scale_offset, cast_value, reshape, packbits,
-                         sharding_indexed>;
+                         sharding_indexed, vlen>;
 
 // Zarr v3 codecs/sharding_indexed. Empty `codecs` is [bytes{}]; empty `index_codecs` is
 // [bytes{}, crc32c{}].
@@ -148,11 +151,15 @@ class array_builder {
   // Converted exactly to the data type (an error at metadata() otherwise). Default: zero
   // (false; 1 for float8_e8m0fnu, which has no zero).
   array_builder& fill_value(typed_value value);
+  // The fill value of string (UTF-8 text) and bytes arrays (default: empty); an error at
+  // metadata() for any other type.
+  array_builder& fill_string(std::string value);
   // The unit and scale factor of numpy.datetime64 and numpy.timedelta64, which need one
   // ({zarr::time_unit::ns}; an error at metadata() for any other type, and without it).
   array_builder& resolution(time_resolution r);
   // The chain in order. When it holds no array -> bytes codec (bytes, packbits,
-  // sharding_indexed), bytes{} goes after the array -> array ones. Default: [bytes{}].
+  // sharding_indexed, vlen), bytes{} goes after the array -> array ones (vlen{} for string and
+  // bytes). Default: [bytes{}] ([vlen{}]).
   array_builder& codecs(std::vector<codecs::any> chain);
   array_builder& attributes(boost::json::object attributes);
   array_builder& dimension_names(std::vector<std::optional<std::string>> names);
@@ -173,6 +180,7 @@ class array_builder {
   std::optional<std::vector<std::uint64_t>> chunk_shape_;
   std::optional<codecs::sharding_indexed> shards_;
   std::optional<typed_value> fill_;
+  std::optional<std::string> string_fill_;
   std::optional<time_resolution> resolution_;
   std::vector<codecs::any> codecs_;
   boost::json::object attributes_;

@@ -111,6 +111,15 @@ class array_to_bytes_codec : public codec {
     return encoded_size().value_or(~std::uint64_t{0});
   }
 
+  // Codecs of the variable-length types (string, bytes: vlen-utf8, vlen-bytes) take a chunk's
+  // elements as strings, not as a buffer: these three, where the others throw.
+  [[nodiscard]] virtual bool variable_length() const noexcept { return false; }
+  // Encodes decoded().num_elements() elements, C order.
+  virtual void encode_elements(std::span<const std::string> elements, bytes& out) const;
+  // Decodes a stored chunk into `out`, decoded().num_elements() elements; errc::corrupt_chunk
+  // for anything that is not exactly that many well-formed elements.
+  virtual void decode_elements(std::span<const std::byte> encoded, std::span<std::string> out) const;
+
  protected:
   using codec::codec;
   // What the public functions call once the sizes are checked.
@@ -226,6 +235,11 @@ class codec_chain {
   // The largest encoded size of a valid chunk (see bytes_to_bytes_codec::max_encoded_size).
   [[nodiscard]] std::uint64_t max_encoded_size() const noexcept;
   [[nodiscard]] boost::json::value to_json() const;
+
+  // The chain of a variable-length data type (string, bytes): its array -> bytes codec takes
+  // the elements (vlen-utf8, vlen-bytes), then the bytes -> bytes codecs run as for any chain.
+  [[nodiscard]] bytes encode_elements(std::span<const std::string> elements) const;
+  void decode_elements(std::span<const std::byte> stored, std::span<std::string> out) const;
 
   [[nodiscard]] const std::vector<std::unique_ptr<array_to_array_codec>>& array_to_array() const noexcept { return a2a_; }
   [[nodiscard]] const array_to_bytes_codec& array_to_bytes() const noexcept { return *a2b_; }

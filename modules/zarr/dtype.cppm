@@ -34,12 +34,16 @@ enum class data_type : std::uint8_t {
   complex_float8_e3m4, complex_float8_e4m3, complex_float8_e4m3b11fnuz, complex_float8_e4m3fnuz,
   complex_float8_e5m2, complex_float8_e5m2fnuz, complex_float8_e8m0fnu,
   float8_e4m3fn,  // TensorStore's (unregistered): OCP E4M3, not the registry's float8_e4m3
+  string, bytes,  // variable length: UTF-8 text and byte strings (zarr-extensions data-types/string, bytes)
 };
-inline constexpr std::size_t data_type_count = 44;
+inline constexpr std::size_t data_type_count = 46;
 
 // `time`: numpy.datetime64 and numpy.timedelta64, an int64 count of a time_resolution
 // (zarr-extensions data-types/numpy.datetime64, numpy.timedelta64); not numbers to arithmetic.
-enum class dtype_kind : std::uint8_t { boolean, signed_integer, unsigned_integer, floating, complex, time };
+// `variable`: string and bytes, whose elements differ in length: they have no fixed in-memory
+// layout and go through their own path (zarr::array::read_strings, write_strings) and codecs
+// (vlen-utf8, vlen-bytes); `size` is 0.
+enum class dtype_kind : std::uint8_t { boolean, signed_integer, unsigned_integer, floating, complex, time, variable };
 
 // How a binary floating-point format spends its special encodings.
 enum class float_specials : std::uint8_t {
@@ -186,6 +190,8 @@ inline constexpr std::array<dtype_info, data_type_count> data_types{{
     detail::complex_of(data_type::complex_float8_e5m2fnuz, "complex_float8_e5m2fnuz", detail::e5m2fnuz_f),
     detail::complex_of(data_type::complex_float8_e8m0fnu, "complex_float8_e8m0fnu", detail::e8m0fnu_f),
     detail::floating(data_type::float8_e4m3fn, "float8_e4m3fn", {4, 3, 7, float_specials::fn_nan}),
+    {data_type::string, "string", dtype_kind::variable, 0, 0, detail::no_format, 0, 0},
+    {data_type::bytes, "bytes", dtype_kind::variable, 0, 0, detail::no_format, 0, 0},
 }};
 
 [[nodiscard]] constexpr const dtype_info& info(data_type t) noexcept {
@@ -198,6 +204,7 @@ inline constexpr std::array<dtype_info, data_type_count> data_types{{
 }
 [[nodiscard]] constexpr bool is_float(data_type t) noexcept { return info(t).kind == dtype_kind::floating; }
 [[nodiscard]] constexpr bool is_time(data_type t) noexcept { return info(t).kind == dtype_kind::time; }
+[[nodiscard]] constexpr bool is_variable_length(data_type t) noexcept { return info(t).kind == dtype_kind::variable; }
 // The registry's type of kind `kind` (floating or complex) made of the float format `f`.
 [[nodiscard]] constexpr std::optional<data_type> type_with_format(dtype_kind kind, const float_format& f) noexcept {
   for (const auto& row : data_types)

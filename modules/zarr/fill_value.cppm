@@ -13,6 +13,7 @@ export module zarr.fill_value;
 
 export import zarr.dtype;
 export import zarr.error;
+import zarr.text;
 
 export namespace zarr {
 
@@ -52,6 +53,14 @@ export namespace zarr {
 // The default fill value of a type when a user gives none: zero (false), or for
 // float8_e8m0fnu, which has no zero, 1.0 (0x7f), and [1, 1] for complex_float8_e8m0fnu.
 [[nodiscard]] scalar default_fill_value(data_type type) noexcept;
+
+// The fill value of `string` or `bytes` (zarr-extensions data-types/string "Permitted fill
+// values": a JSON string; data-types/bytes "Fill value encoding": an array of integers 0 to
+// 255 or a base64 string): the value's bytes. Errors name `where` like parse_fill_value.
+[[nodiscard]] std::string parse_variable_fill_value(const boost::json::value& json, data_type type,
+                                                    std::string_view where = "fill_value");
+// The canonical JSON form: the string itself; for bytes, base64 (the shorter form).
+[[nodiscard]] boost::json::value variable_fill_value_to_json(std::string_view value, data_type type);
 
 // The core of number parsing, without exceptions: how a JSON number text rounds to a format.
 enum class rounding_status : std::uint8_t {

@@ -57,6 +57,7 @@ struct array_metadata {
   std::vector<std::vector<std::uint64_t>> chunk_edges;
   chunk_key_encoding key_encoding;
   scalar fill_value;
+  std::string fill_string;                 // string and bytes: the fill value's bytes (fill_value is unused)
   bool no_fill_value = false;              // Zarr v2 `"fill_value": null`: a missing chunk has no value
   boost::json::value codecs;               // as given; resolved by zarr::codec_chain (v2: from `v2`)
   v2_array_fields v2;                      // Zarr v2 only

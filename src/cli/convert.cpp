@@ -25,6 +25,12 @@ bool convertible(data_type from, data_type to) {
   return from == data_type::complex64 && to == data_type::complex128;
 }
 
+// The fill value's JSON text, for messages.
+std::string fill_text(const zarr::array_metadata& m) {
+  return zarr::is_variable_length(m.type) ? json::serialize(zarr::variable_fill_value_to_json(m.fill_string, m.type))
+                                          : zarr::fill_value_to_json_text(m.fill_value);
+}
+
 // The exact value of float bits of any format (every one fits a double).
 double decode_float(std::uint64_t bits, const zarr::float_format& f) {
   if (f.specials == zarr::float_specials::e8m0)
@@ -144,7 +150,7 @@ std::vector<std::string> v2_to_v3(zarr::array_metadata& meta, const zarr::array&
                                                    : std::string()));
   meta.codecs = src.codecs().to_json();
   if (meta.no_fill_value) {
-    mapped.push_back("fill_value null -> " + zarr::fill_value_to_json_text(meta.fill_value) + " (Zarr v3 needs one)");
+    mapped.push_back("fill_value null -> " + fill_text(meta) + " (Zarr v3 needs one)");
     meta.no_fill_value = false;
   }
   if (const auto* names = meta.attributes.if_contains("_ARRAY_DIMENSIONS"); names && names->is_array() &&
@@ -283,13 +289,16 @@ int run_convert(std::span<const std::string_view> argv) {
     } catch (const zarr::error& e) {
       throw usage_error(std::string("--data-type: ") + e.what());
     }
+    if (from != to && (zarr::is_variable_length(from) || zarr::is_variable_length(to)))
+      throw zarr::error(zarr::errc::unsupported, "--data-type: converting " + std::string(zarr::name(from)) + " to " +
+                                                     std::string(zarr::name(to)) + ": expected the same type");
     if (!convertible(from, to))
       throw zarr::error(zarr::errc::unsupported,
                         "--data-type: converting " + std::string(zarr::name(from)) + " to " + std::string(zarr::name(to)) +
                             " needs rounding; for now only identical types, integer to integer, integer or float to "
                             "float64 and complex64 to complex128 are supported (value by value, exactly)");
     zarr::scalar fill{to, {}};
-    if (!convert_element(from, to, meta.fill_value.bits.data(), fill.bits.data()))
+    if (from != to && !convert_element(from, to, meta.fill_value.bits.data(), fill.bits.data()))
       throw zarr::error(zarr::errc::out_of_range, "fill_value " + zarr::fill_value_to_json_text(meta.fill_value) +
                                                       ": expected a value that " + std::string(zarr::name(to)) + " holds exactly");
     meta.type = to;
@@ -371,6 +380,11 @@ int run_convert(std::span<const std::string_view> argv) {
         bar.advance();
         return;
       }
+      if (zarr::is_variable_length(from)) {
+        dst.write_strings(r, src.read_strings(r));
+        bar.advance();
+        return;
+      }
       const auto n = static_cast<std::size_t>(r.num_elements());
       in.resize(n * in_size);
       src.read(r, in);
@@ -421,7 +435,7 @@ int run_convert(std::span<const std::string_view> argv) {
   if (left_missing != 0)
     std::cout << "left " << left_missing << " blocks of chunks missing: the source has no chunk there and no fill value"
               << (meta.no_fill_value ? std::string()
-                                     : ", so they read as the fill value " + zarr::fill_value_to_json_text(meta.fill_value))
+                                     : ", so they read as the fill value " + fill_text(meta))
               << "\n";
   if (migrated)
     std::cout << "migrated numcodecs.fixedscaleoffset to scale_offset + cast_value; largest change of a value: "

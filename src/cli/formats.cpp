@@ -230,7 +230,8 @@ bool parse_fast(std::string_view token, data_type type, std::byte* out) {
       return true;
     }
     case dtype_kind::complex:
-    case dtype_kind::time: return false;
+    case dtype_kind::time:
+    case dtype_kind::variable: return false;
   }
   return false;
 }

@@ -263,6 +263,26 @@ int run_create(std::span<const std::string_view> argv) {
 
 // ------------------------------------------------------------------------------- write
 
+namespace {
+
+// The values of a string or bytes array in JSON: an array of `count` elements, each in the form
+// of the type's fill value (a string; for bytes base64, or an array of byte values).
+std::vector<std::string> read_json_strings(std::string_view text, zarr::data_type type, std::uint64_t count,
+                                           const std::string& input_name) {
+  const auto v = zarr::parse_json(text, input_name);
+  const auto* list = v.if_array();
+  if (list == nullptr || list->size() != count)
+    throw zarr::error(zarr::errc::invalid_value, input_name + ": expected a JSON array of " + std::to_string(count) +
+                                                     " values, got " + (list ? std::to_string(list->size()) + " values" : "another value"));
+  std::vector<std::string> out;
+  out.reserve(list->size());
+  for (std::size_t i = 0; i < list->size(); ++i)
+    out.push_back(zarr::parse_variable_fill_value((*list)[i], type, input_name + ": element " + std::to_string(i)));
+  return out;
+}
+
+}  // namespace
+
 int run_write(std::span<const std::string_view> argv) {
   const auto args = parse_arguments("write", argv, {{"--input", "--format", "--region"}, {}, 1, 1});
   const auto where = parse_location(args.positionals[0]);
@@ -281,6 +301,12 @@ int run_write(std::span<const std::string_view> argv) {
               << (args.has("--region") ? " [" + region_text(r) + "]" : std::string()) << "\n";
     return exit_ok;
   };
+  if (zarr::is_variable_length(type)) {
+    if (format != value_format::json)
+      throw usage_error("--format: expected json for an array of " + std::string(zarr::name(type)) + ", got another");
+    a.write_strings(r, read_json_strings(read_text_file(*input, "input"), type, r.num_elements(), input_name));
+    return done();
+  }
   if (format != value_format::json && *input != "-" && write_mapped(a, r, *input, format, input_name)) return done();
 
   // json, stdin and pipes: read as a stream, in slabs.
@@ -348,6 +374,8 @@ int run_read(std::span<const std::string_view> argv) {
   const bool iso = args.has("--iso-8601");
   if (iso && (format != value_format::json || type != zarr::data_type::numpy_datetime64))
     throw usage_error("--iso-8601: expected --format json and a numpy.datetime64 array, got " + std::string(zarr::name(type)));
+  if (zarr::is_variable_length(type) && format != value_format::json)
+    throw usage_error("--format: expected json for an array of " + std::string(zarr::name(type)) + ", got another");
   std::string header;
   if (format == value_format::npy) header = npy_header(type, r.extent());  // before creating the file
 
@@ -377,7 +405,8 @@ int run_read(std::span<const std::string_view> argv) {
   try {
     out << header;
     if (format == value_format::json) out << '[';
-    const auto pieces = slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size);
+    // string and bytes: sized as 16 bytes an element, a guess.
+    const auto pieces = slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size == 0 ? 16 : size);
     std::optional<progress> bar;
     if (to_file) bar.emplace("read", r.num_elements());
     auto writer = iso ? json_element_writer(type, a.metadata().time) : json_element_writer(type);
@@ -386,6 +415,17 @@ int run_read(std::span<const std::string_view> argv) {
     bool first = true;
     for (const auto& piece : pieces) {
       const auto n = piece.num_elements();
+      if (zarr::is_variable_length(type)) {
+        text.clear();
+        for (const auto& value : a.read_strings(piece)) {
+          if (!first) text.push_back(',');
+          first = false;
+          text += json::serialize(zarr::variable_fill_value_to_json(value, type));
+        }
+        out << text;
+        if (bar) bar->advance(n);
+        continue;
+      }
       buffer.resize(static_cast<std::size_t>(n * size));
       a.read(piece, buffer);
       if (format == value_format::json) {

@@ -94,39 +94,6 @@ array_metadata reparse(const array_metadata& m) {
   return out;
 }
 
-std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
-
-// Runs f, naming the array and the chunk in any error it throws.
-template <class F>
-void naming_the_chunk(std::string_view path, const std::string& key, F&& f) {
-  try {
-    f();
-  } catch (const error& e) {
-    throw error(e.code(), "array " + node_name_for_errors(path) + ", chunk \"" + key + "\": " + e.what());
-  }
-}
-
-// Counts the chunks of a read or write and reports them to the caller's callback.
-class chunk_progress {
- public:
-  chunk_progress(const progress_callback& callback, std::uint64_t total, std::string_view path)
-      : callback_(callback), total_(total), path_(path) {}
-  void chunk_done() {
-    if (!callback_) return;
-    const std::lock_guard lock(mutex_);
-    if (!callback_(++done_, total_))
-      throw error(errc::cancelled, "array " + node_name_for_errors(path_) + ": cancelled after " + std::to_string(done_) +
-                                       " of " + std::to_string(total_) + " chunks");
-  }
-
- private:
-  const progress_callback& callback_;
-  std::uint64_t total_;
-  std::string_view path_;
-  std::uint64_t done_ = 0;
-  std::mutex mutex_;
-};
-
 // What the codec chain of a chunk of `shape` decodes to.
 chunk_spec chunk_spec_of(const array_metadata& m, std::vector<std::uint64_t> shape) {
   return {std::move(shape), m.type, m.fill_value};
@@ -260,6 +227,7 @@ void array::check_region(const region& r) const {
 }
 
 void array::check_view(const region& r, const const_array_view& v, std::string_view what) const {
+  check_fixed_size(what == "output" ? "read" : "write");
   const auto where = "array " + node_name_for_errors(path_) + ": " + std::string(what);
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
   if (v.element_size != size)
@@ -299,6 +267,7 @@ void array::decode_chunk(std::span<const std::uint64_t> chunk_index, const std::
 }
 
 bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
+  check_fixed_size("read_chunk");
   const auto key = chunk_key(chunk_index);
   const auto spec = chunk_spec_of(meta_, chunk_shape_of(chunk_index));
   const auto stored = store_->get(key);
@@ -386,7 +355,12 @@ std::array<std::mutex, 256>& chunk_stripes() {
   return stripes;
 }
 std::size_t stripe_of(const std::string& key) { return std::hash<std::string>{}(key) % chunk_stripes().size(); }
+
+}  // namespace
+
 std::mutex& chunk_lock(const std::string& key) { return chunk_stripes()[stripe_of(key)]; }
+
+namespace {
 
 // Where a write's part lies: whether the region covers every element of the chunk inside the
 // array, and whether the chunk lies wholly inside the array.
@@ -501,6 +475,7 @@ struct alongside {
 }  // namespace
 
 void array::read(const region& r, std::span<std::byte> out, const read_options& options) const {
+  check_fixed_size("read");
   check_region(r);
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
   read(r, array_view::c_order(out.data(), c_order_extent(r, out.size(), meta_.type, path_), size), options);
@@ -615,6 +590,7 @@ void array::read_batched(std::span<const cell_part> parts, const array_view& out
 }
 
 void array::write(const region& r, std::span<const std::byte> in, const write_options& options) {
+  check_fixed_size("write");
   check_region(r);
   const auto size = static_cast<std::size_t>(info(meta_.type).size);
   write(r, const_array_view::c_order(in.data(), c_order_extent(r, in.size(), meta_.type, path_), size), options);
@@ -797,6 +773,9 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
       return;
     }
     if (!partial) return;
+    std::vector<std::uint64_t> keep(rank);
+    for (std::size_t i = 0; i < rank; ++i) keep[i] = std::min(shape[i], new_shape[i] - grid_[i].origin(part.cell[i]));
+    if (is_variable_length(meta_.type)) return reset_strings_outside(part.cell, keep);
     const std::lock_guard lock(chunk_lock(key));  // a read-modify-write like write()'s
     const auto stored = store_->get(key);
     if (!stored) return;
@@ -805,8 +784,7 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     decode_chunk(part.cell, key, *stored, chunk);
     // The part inside the new shape is kept, the rest reset to the fill value.
     auto fresh = filled(spec.num_elements(), meta_.fill_value);
-    std::vector<std::uint64_t> zero(rank, 0), keep(rank);
-    for (std::size_t i = 0; i < rank; ++i) keep[i] = std::min(shape[i], new_shape[i] - grid_[i].origin(part.cell[i]));
+    const std::vector<std::uint64_t> zero(rank, 0);
     copy(const_array_view::c_order(chunk.data(), shape, size).window(zero, keep),
          array_view::c_order(fresh.data(), shape, size).window(zero, keep));
     store_chunk(part.cell, key, fresh, {});

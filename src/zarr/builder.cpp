@@ -51,7 +51,7 @@ json::value scalar_json(const typed_value& v, data_type type, const std::string&
 
 bool is_array_to_bytes(const any& c) {
   return std::holds_alternative<bytes>(c) || std::holds_alternative<packbits>(c) ||
-         std::holds_alternative<sharding_indexed>(c);
+         std::holds_alternative<sharding_indexed>(c) || std::holds_alternative<vlen>(c);
 }
 
 // The chain's JSON; `type` is what the first codec receives and follows the cast_value codecs.
@@ -78,6 +78,8 @@ json::value to_json(const any& codec, data_type type, std::string_view where_vie
           // Zarr v3 codecs/bytes: the byte order of types of one byte is left out (the codec's own form)
           if (c.endian && info(type).size > 1) config["endian"] = *c.endian == zarr::endian::little ? "little" : "big";
           return named("bytes", std::move(config));
+        } else if constexpr (std::is_same_v<C, vlen>) {
+          return named(type == data_type::bytes ? "vlen-bytes" : "vlen-utf8", {});
         } else if constexpr (std::is_same_v<C, transpose>) {
           json::array order;
           for (auto d : c.order) order.push_back(d);
@@ -173,6 +175,11 @@ array_builder& array_builder::fill_value(typed_value value) {
   return *this;
 }
 
+array_builder& array_builder::fill_string(std::string value) {
+  string_fill_ = std::move(value);
+  return *this;
+}
+
 array_builder& array_builder::codecs(std::vector<codecs::any> chain) {
   codecs_ = std::move(chain);
   return *this;
@@ -216,7 +223,16 @@ array_metadata array_builder::metadata() const {
       for (auto d : shape_) m.chunk_shape.push_back(d == 0 ? 1 : d);
     }
     m.key_encoding = key_encoding_;
-    m.fill_value = fill_ ? convert_value(fill_->value(), type_, "fill_value") : default_fill_value(type_);
+    if (is_variable_length(type_)) {
+      if (fill_)
+        throw error(errc::invalid_value, "fill_value: expected a string for " + std::string(name(type_)) + ", got a number");
+      m.fill_value = scalar{type_, {}};
+      m.fill_string = string_fill_.value_or("");
+    } else {
+      if (string_fill_)
+        throw error(errc::invalid_value, "fill_value: expected a number for " + std::string(name(type_)) + ", got a string");
+      m.fill_value = fill_ ? convert_value(fill_->value(), type_, "fill_value") : default_fill_value(type_);
+    }
 
     // The chain: the user's codecs, with bytes{} after the array -> array ones when there is
     // no array -> bytes codec; with shards, all of that inside sharding_indexed.
@@ -229,7 +245,8 @@ array_metadata array_builder::metadata() const {
              (std::holds_alternative<codecs::transpose>(chain[k]) || std::holds_alternative<codecs::scale_offset>(chain[k]) ||
               std::holds_alternative<codecs::cast_value>(chain[k]) || std::holds_alternative<codecs::reshape>(chain[k])))
         ++k;
-      chain.insert(chain.begin() + static_cast<std::ptrdiff_t>(k), codecs::bytes{});
+      if (is_variable_length(type_)) chain.insert(chain.begin() + static_cast<std::ptrdiff_t>(k), codecs::vlen{});
+      else chain.insert(chain.begin() + static_cast<std::ptrdiff_t>(k), codecs::bytes{});
     }
     if (shards_) {
       auto sharding = *shards_;

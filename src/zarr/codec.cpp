@@ -86,6 +86,9 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
     switch (entry->kind) {
       case codec_kind::array_to_array: {
         if (a2b_) throw order_error("a bytes -> bytes codec after the array -> bytes codec");
+        if (is_variable_length(current.type))  // docs/decisions.md 60
+          throw error(errc::unsupported, here + " (" + name + "): expected no array -> array codec for data type " +
+                                             std::string(zarr::name(current.type)) + ", got one");
         auto c = entry->make_array_to_array(ctx);
         current = c->encoded();
         a2a_.push_back(std::move(c));
@@ -94,6 +97,11 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
       case codec_kind::array_to_bytes:
         if (a2b_) throw order_error("a bytes -> bytes codec after the array -> bytes codec");
         a2b_ = entry->make_array_to_bytes(ctx);
+        if (is_variable_length(current.type) && !a2b_->variable_length())
+          throw error(errc::invalid_metadata, here + " (" + name + "): expected a codec of variable-length elements (" +
+                                                  (current.type == data_type::string ? "vlen-utf8" : "vlen-bytes") +
+                                                  ") for data type " + std::string(zarr::name(current.type)) +
+                                                  ", got one of fixed-size elements");
         break;
       case codec_kind::bytes_to_bytes:
         if (!a2b_) throw order_error("an array -> array or array -> bytes codec before any bytes -> bytes codec");
@@ -107,6 +115,23 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
     limits_.push_back(size);
     size = c->max_encoded_size(size);
   }
+}
+
+bytes codec_chain::encode_elements(std::span<const std::string> elements) const {
+  bytes buffer;
+  a2b_->encode_elements(elements, buffer);
+  for (const auto& c : b2b_) buffer = c->encode(buffer);
+  return buffer;
+}
+
+void codec_chain::decode_elements(std::span<const std::byte> stored, std::span<std::string> out) const {
+  bytes buffer;
+  std::span<const std::byte> view = stored;
+  for (std::size_t k = b2b_.size(); k-- > 0;) {
+    buffer = b2b_[k]->decode(view, limits_[k]);
+    view = buffer;
+  }
+  a2b_->decode_elements(view, out);
 }
 
 const chunk_spec& codec_chain::decoded_by(std::size_t array_to_array) const noexcept {
@@ -391,6 +416,14 @@ std::uint64_t bytes_to_bytes_codec::max_encoded_size(std::uint64_t decoded_size)
   if (const auto fixed = encoded_size(decoded_size)) return *fixed;
   const std::uint64_t slack = decoded_size / 4 + (std::uint64_t{1} << 20);
   return decoded_size > ~std::uint64_t{0} - slack ? ~std::uint64_t{0} : decoded_size + slack;
+}
+
+void array_to_bytes_codec::encode_elements(std::span<const std::string> /*elements*/, bytes& /*out*/) const {
+  throw error(errc::invalid_argument, label() + ": expected a chunk buffer of fixed-size elements, got strings");
+}
+
+void array_to_bytes_codec::decode_elements(std::span<const std::byte> /*encoded*/, std::span<std::string> /*out*/) const {
+  throw error(errc::invalid_argument, label() + ": decodes to fixed-size elements, not to strings");
 }
 
 bytes array_to_bytes_codec::encode(std::span<const std::byte> array) const {

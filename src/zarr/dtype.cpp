@@ -208,6 +208,7 @@ std::optional<std::string> numpy_dtype_string(data_type t, char byte_order, time
     return s + "[" + (time.scale_factor == 1 ? std::string() : std::to_string(time.scale_factor)) +
            std::string(time_unit_name(time.unit)) + "]";
   }
+  if (is_variable_length(t)) return "|O";  // NumPy's object type; the vlen filter says which
   for (const auto& row : numpy_types)
     if (row.type == t) return (info(t).size == 1 ? '|' : byte_order) + std::string(row.code);
   return std::nullopt;

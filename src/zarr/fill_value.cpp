@@ -17,6 +17,8 @@ module;
 #include <boost/multiprecision/cpp_int.hpp>
 module zarr.fill_value;
 
+import zarr.text;
+
 namespace zarr {
 namespace json = boost::json;
 using boost::multiprecision::cpp_int;
@@ -545,6 +547,9 @@ scalar parse(const item& it, data_type type, std::string_view where) {
       }
       return s;
     }
+    case dtype_kind::variable:
+      throw error(errc::invalid_argument, std::string(where) + ": a value of " + std::string(t.name) +
+                                              " is a string, not a scalar (parse_variable_fill_value)");
   }
   return s;
 }
@@ -612,7 +617,7 @@ std::string fill_value_to_json_text(const scalar& value) {
       const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
       return "[" + float_text(load_float_bits(value, 0, part) & mask, t.format, part) + "," +
              float_text(load_float_bits(value, static_cast<std::size_t>(part), part) & mask, t.format, part) + "]";
-    }
+    }    case dtype_kind::variable: break;  // no scalar value: variable_fill_value_to_json
   }
   return "null";
 }
@@ -626,6 +631,42 @@ json::value fill_value_to_json(const scalar& value) {
     return json::array{value_of_text(parts.at(0)), value_of_text(parts.at(1))};
   }
   return value_of_text(text);
+}
+
+std::string parse_variable_fill_value(const json::value& v, data_type type, std::string_view where) {
+  const auto shown = [&] { return json::serialize(v); };
+  if (type == data_type::string) {
+    const auto* text = v.if_string();
+    if (text == nullptr)
+      throw error(errc::invalid_value, std::string(where) + ": expected a string for string, got " + shown());
+    return std::string(*text);  // Boost.JSON has checked that it is UTF-8
+  }
+  if (const auto* text = v.if_string()) {
+    if (auto decoded = base64_decode(*text)) return std::move(*decoded);
+    throw error(errc::invalid_value, std::string(where) + ": expected base64 text (padded, RFC 4648) for bytes, got " +
+                                         shown());
+  }
+  const auto* list = v.if_array();
+  if (list == nullptr)
+    throw error(errc::invalid_value, std::string(where) + ": expected an array of integers from 0 to 255 or a base64 "
+                                                          "string for bytes, got " + shown());
+  std::string out;
+  out.reserve(list->size());
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const auto& item = (*list)[i];
+    const auto* n = item.if_int64();
+    const auto* u = item.if_uint64();
+    const bool in_range = (n != nullptr && *n >= 0 && *n <= 255) || (u != nullptr && *u <= 255);
+    if (!in_range)
+      throw error(errc::invalid_value, std::string(where) + "[" + std::to_string(i) +
+                                           "]: expected an integer from 0 to 255, got " + json::serialize(item));
+    out += static_cast<char>(n != nullptr ? *n : static_cast<std::int64_t>(*u));
+  }
+  return out;
+}
+
+json::value variable_fill_value_to_json(std::string_view value, data_type type) {
+  return json::string(type == data_type::string ? std::string(value) : base64_encode(value));
 }
 
 scalar default_fill_value(data_type type) noexcept {

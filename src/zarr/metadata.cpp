@@ -292,8 +292,13 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
   const auto& fill = member(*o, "fill_value");
   const auto fill_text = source.empty() ? std::nullopt : json_source_text(source, "/fill_value");
-  m.fill_value = fill_text ? parse_fill_value_text(*fill_text, m.type, "fill_value")
-                           : parse_fill_value(fill, m.type, "fill_value");
+  if (is_variable_length(m.type)) {
+    m.fill_value = scalar{m.type, {}};
+    m.fill_string = parse_variable_fill_value(fill, m.type, "fill_value");
+  } else {
+    m.fill_value = fill_text ? parse_fill_value_text(*fill_text, m.type, "fill_value")
+                             : parse_fill_value(fill, m.type, "fill_value");
+  }
   m.codecs = member(*o, "codecs");
   if (!m.codecs.is_array() || m.codecs.as_array().empty()) bad("codecs", "a non-empty array of codecs", &m.codecs);
 
@@ -345,7 +350,7 @@ json::object array_metadata::to_json() const {
       {"data_type", zarr::to_json(data_type_spec{type, time})},
       {"chunk_grid", std::move(grid)},
       {"chunk_key_encoding", key_encoding.to_json()},
-      {"fill_value", fill_value_to_json(fill_value)},
+      {"fill_value", is_variable_length(type) ? variable_fill_value_to_json(fill_string, type) : fill_value_to_json(fill_value)},
       {"codecs", codecs},
       {"attributes", attributes},
   };
@@ -360,6 +365,7 @@ json::object array_metadata::to_json() const {
 
 std::string array_metadata::to_text() const {
   if (zarr_format == 2) return zarray_text(*this);
+  if (is_variable_length(type)) return serialize_metadata(to_json());
   const std::pair<std::string_view, std::string> fill{"fill_value", fill_value_to_json_text(fill_value)};
   return serialize_metadata(to_json(), std::span(&fill, 1));
 }
@@ -457,6 +463,31 @@ json::object parse_zattrs(std::string_view text) {
   });
 }
 
+namespace {
+
+// NumPy's object type "|O" holds what its first filter says (numcodecs' "object codec"): vlen-utf8
+// strings or vlen-bytes byte strings; nothing for any other (pickle, json, msgpack: not supported).
+std::optional<numpy_dtype> object_dtype(const json::value& filters) {
+  const auto* a = filters.if_array();
+  const auto* first = a != nullptr && !a->empty() ? a->front().if_object() : nullptr;
+  const auto* id = first != nullptr ? first->if_contains("id") : nullptr;
+  if (id != nullptr && *id == "vlen-utf8") return numpy_dtype{data_type::string, '|', {}};
+  if (id != nullptr && *id == "vlen-bytes") return numpy_dtype{data_type::bytes, '|', {}};
+  return std::nullopt;
+}
+
+// The fill value of an object array (docs/decisions.md 61): a string for strings; 0, which
+// zarr-python 2 writes for object arrays when none is given, is the empty string or byte string.
+std::string v2_object_fill_value(const json::value& fill, data_type type) {
+  if (fill == json::value(0)) return {};
+  if (type == data_type::string && fill.is_string()) return std::string(fill.as_string());
+  throw error(errc::invalid_value, type == data_type::string
+                                       ? "fill_value: expected null, 0 or a string for vlen-utf8 strings, got " + json::serialize(fill)
+                                       : "fill_value: expected null or 0 for vlen-bytes byte strings, got " + json::serialize(fill));
+}
+
+}  // namespace
+
 // Zarr storage specification version 2, "Metadata": every key required but
 // dimension_separator; other keys are ignored ("SHOULD be ignored by implementations").
 array_metadata array_metadata::parse_v2(std::string_view text, json::object attributes) {
@@ -473,7 +504,8 @@ array_metadata array_metadata::parse_v2(std::string_view text, json::object attr
     if (!dtype.is_string())
       throw error(errc::unsupported, "dtype: expected a NumPy type string (structured types are not supported), got " +
                                          json::serialize(dtype));
-    const auto t = parse_numpy_dtype(dtype.as_string());
+    auto t = parse_numpy_dtype(dtype.as_string());
+    if (!t && dtype.as_string() == "|O") t = object_dtype(member(o, "filters"));
     if (!t)
       throw error(errc::unsupported, "dtype: expected a supported NumPy type string (\"<i4\", \">f8\", \"|u1\", \"|b1\", "
                                      "\"<c16\", ...), got " + json::serialize(dtype));
@@ -485,6 +517,9 @@ array_metadata array_metadata::parse_v2(std::string_view text, json::object attr
     if (fill.is_null()) {
       m.no_fill_value = true;
       m.fill_value = default_fill_value(m.type);
+    } else if (is_variable_length(m.type)) {
+      m.fill_value = scalar{m.type, {}};
+      m.fill_string = v2_object_fill_value(fill, m.type);
     } else {
       const auto fill_text = json_source_text(text, "/fill_value");
       m.fill_value = fill_text ? parse_fill_value_text(*fill_text, m.type, "fill_value")
@@ -513,6 +548,15 @@ array_metadata array_metadata::parse_v2(std::string_view text, json::object attr
 
 namespace {
 
+// The way back (docs/decisions.md 61): an empty byte string is written as 0, what zarr-python 2
+// writes itself; Zarr v2 has no form for another byte string.
+std::string v2_object_fill_value_text(const array_metadata& m) {
+  if (m.type == data_type::string) return json::serialize(json::value(m.fill_string));
+  if (m.fill_string.empty()) return "0";
+  throw error(errc::unsupported, ".zarray: fill_value: expected an empty byte string (Zarr v2 has no form for another "
+                                 "bytes fill value), got " + std::to_string(m.fill_string.size()) + " bytes");
+}
+
 std::string zarray_text(const array_metadata& m) {
   const auto dtype = numpy_dtype_string(m.type, m.v2.byte_order == '>' ? '>' : '<', m.time);
   if (!dtype)
@@ -537,7 +581,8 @@ std::string zarray_text(const array_metadata& m) {
       {"zarr_format", 2},
   };
   const std::pair<std::string_view, std::string> fill{
-      "fill_value", m.no_fill_value   ? std::string("null")
+      "fill_value", m.no_fill_value                ? std::string("null")
+                    : is_variable_length(m.type) ? v2_object_fill_value_text(m)
                     : is_time(m.type) ? std::to_string(m.fill_value.as<std::int64_t>())  // zarr-python 2 writes NaT so
                                       : fill_value_to_json_text(m.fill_value)};
   return serialize_metadata(o, std::span(&fill, 1));

@@ -12,6 +12,7 @@ import zarr.codec.blosc;
 import zarr.codec.bz2;
 import zarr.codec.checksum32;
 import zarr.codec.bytes;
+import zarr.codec.vlen;
 import zarr.codec.cast_value;
 import zarr.codec.conditional;
 import zarr.codec.crc32c;
@@ -77,6 +78,8 @@ const std::array builtin_codecs{
     array_to_array("scale_offset", make_scale_offset_codec),
     array_to_bytes("sharding_indexed", make_sharding_indexed_codec),
     array_to_array("transpose", make_transpose_codec),
+    array_to_bytes("vlen-bytes", make_vlen_bytes_codec),
+    array_to_bytes("vlen-utf8", make_vlen_utf8_codec),
     array_to_bytes("zfp", make_zfp_codec),
     bytes_to_bytes("zstd", make_zstd_codec),
 };

@@ -30,6 +30,13 @@ json::object numcodecs_to_v3(const json::object& config, std::string_view where)
   if (id == "pickle")
     throw error(errc::unsupported, at + ".id: expected a codec that does not run code, got \"pickle\" (unpickling "
                                         "runs arbitrary Python code: refused)");
+  // numcodecs' object codecs: the Zarr v3 array -> bytes codecs of the same layout.
+  if (id == "vlen-utf8" || id == "vlen-bytes") {
+    if (!rest.empty())
+      throw error(errc::invalid_metadata, at + ": expected no configuration for " + id + ", got \"" +
+                                              std::string(rest.begin()->key()) + "\"");
+    return codec_object(id, {});
+  }
   // numcodecs 0.11's defaults: GZip(level=1), Zstd(level=1).
   if (id == "gzip") {
     if (!rest.contains("level")) rest["level"] = 1;
@@ -157,7 +164,7 @@ json::object to_numcodecs(const json::object& codec, const std::string& where, c
                         {"blocksize", config.at("blocksize")}};
   }
   std::string id;
-  if (name == "gzip" || name == "zstd" || name == "bitround") id = name;
+  if (name == "gzip" || name == "zstd" || name == "bitround" || name == "vlen-utf8" || name == "vlen-bytes") id = name;
   else if (name.starts_with("numcodecs.")) id = name.substr(10);
   else
     throw error(errc::unsupported, where + ": expected a codec that Zarr v2 (numcodecs) has, got \"" + name + "\" (" +
@@ -200,7 +207,7 @@ v2_array_fields v3_codecs_to_v2(const array_metadata& m) {
   for (const auto& c : codecs)
     if (c.at("name") == "bytes")
       if (const auto* e = c.at("configuration").as_object().if_contains("endian"); e != nullptr && *e == "big") order = '>';
-  out.byte_order = info(m.type).size == 1 ? '|' : order;
+  out.byte_order = info(m.type).size <= 1 ? '|' : order;  // 0: string and bytes
   std::size_t i = 0;
   if (!codecs.empty() && codecs[0].at("name") == "transpose") {
     const auto& axes = codecs[0].at("configuration").at("order").as_array();

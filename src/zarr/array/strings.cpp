@@ -1,0 +1,166 @@
+// zarr.array: the elements of the variable-length data types, string and bytes
+// (zarr-extensions data-types/string, data-types/bytes), read and written chunk by chunk
+// through the vlen-utf8 / vlen-bytes codecs. Their elements differ in length, so they travel
+// as std::string, not in the fixed-size buffers of every other type; the chunk walk, keys,
+// locking and the rule for chunks of only the fill value (docs/decisions.md 25) are the same.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+module zarr.array;
+
+import zarr.parallel;
+import zarr.text;
+
+namespace zarr {
+
+namespace {
+
+std::uint64_t element_count(std::span<const std::uint64_t> shape) {
+  std::uint64_t n = 1;
+  for (auto d : shape) n *= d;
+  return n;
+}
+
+// Calls f(a, b) for each element of a box of `extent`, where a is its C-order index in an array
+// of shape `a_shape` in which the box starts at `a_start`, and b the same in `b_shape`, `b_start`.
+template <class F>
+void for_each_element_pair(std::span<const std::uint64_t> extent, std::span<const std::uint64_t> a_shape,
+                           std::span<const std::uint64_t> a_start, std::span<const std::uint64_t> b_shape,
+                           std::span<const std::uint64_t> b_start, F&& f) {
+  const std::size_t rank = extent.size();
+  if (element_count(extent) == 0) return;
+  if (rank == 0) return f(std::uint64_t{0}, std::uint64_t{0});
+  std::vector<std::uint64_t> a_stride(rank, 1), b_stride(rank, 1);
+  for (std::size_t i = rank - 1; i-- > 0;) {
+    a_stride[i] = a_stride[i + 1] * a_shape[i + 1];
+    b_stride[i] = b_stride[i + 1] * b_shape[i + 1];
+  }
+  std::vector<std::uint64_t> at(rank, 0);  // the position in the box, last dimension aside
+  for (;;) {
+    std::uint64_t a = 0, b = 0;
+    for (std::size_t i = 0; i < rank; ++i) {
+      a += (a_start[i] + at[i]) * a_stride[i];
+      b += (b_start[i] + at[i]) * b_stride[i];
+    }
+    for (std::uint64_t k = 0; k < extent[rank - 1]; ++k) f(a + k, b + k);
+    std::size_t i = rank - 1;
+    for (; i-- > 0;) {
+      if (++at[i] < extent[i]) break;
+      at[i] = 0;
+    }
+    if (i == static_cast<std::size_t>(-1)) return;
+  }
+}
+
+}  // namespace
+
+void array::check_fixed_size(std::string_view what) const {
+  if (is_variable_length(meta_.type))
+    throw error(errc::invalid_argument, "array " + node_name_for_errors(path_) + ": " + std::string(what) +
+                                            ": expected an array of fixed-size elements, got data type " +
+                                            std::string(name(meta_.type)) + " (use read_strings and write_strings)");
+}
+
+void array::check_variable_length(std::string_view what) const {
+  if (!is_variable_length(meta_.type))
+    throw error(errc::invalid_argument, "array " + node_name_for_errors(path_) + ": " + std::string(what) +
+                                            ": expected data type string or bytes, got " + std::string(name(meta_.type)));
+}
+
+std::vector<std::string> array::read_strings(const region& r, const read_options& options) const {
+  check_variable_length("read_strings");
+  check_region(r);
+  std::vector<std::string> out(static_cast<std::size_t>(r.num_elements()));
+  if (out.empty()) return out;
+  const auto parts = cell_parts(grid_, r);
+  const auto extent = r.extent();
+  chunk_progress progress(options.progress, parts.size(), path_);
+  parallel_for(parts.size(), [&](std::size_t t) {
+    const auto& part = parts[t];
+    const auto key = chunk_key(part.cell);
+    const auto shape = chunk_shape_of(part.cell);
+    naming_the_chunk(path_, key, [&] {
+      const auto place = [&](auto&& assign) {
+        for_each_element_pair(part.extent(), shape, part.in_cell.start, extent, part.in_region, assign);
+      };
+      const auto stored = store_->get(key);
+      if (!stored) {
+        check_fill_value();
+        place([&](std::uint64_t, std::uint64_t o) { out[o] = meta_.fill_string; });
+        return;
+      }
+      std::vector<std::string> chunk(static_cast<std::size_t>(element_count(shape)));
+      chain_of(part.cell).decode_elements(*stored, chunk);
+      place([&](std::uint64_t c, std::uint64_t o) { out[o] = std::move(chunk[c]); });
+    });
+    progress.chunk_done();
+  });
+  return out;
+}
+
+// Every value is checked before anything is stored; a chunk the region covers in part is read,
+// changed and written back under the chunk's lock, as write() does.
+void array::write_strings(const region& r, std::span<const std::string> in, const write_options& options) {
+  check_variable_length("write_strings");
+  check_region(r);
+  const auto where = "array " + node_name_for_errors(path_);
+  if (in.size() != r.num_elements())
+    throw error(errc::invalid_argument, where + ": region: expected " + std::to_string(r.num_elements()) + " elements, got " +
+                                            std::to_string(in.size()));
+  if (meta_.type == data_type::string)
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (const auto problem = utf8_problem(in[i]))
+        throw error(errc::invalid_argument, where + ": element " + std::to_string(i) + ": " + *problem);
+  if (in.empty()) return;
+  const auto parts = cell_parts(grid_, r);
+  const auto extent = r.extent();
+  chunk_progress progress(options.progress, parts.size(), path_);
+  parallel_for(parts.size(), [&](std::size_t t) {
+    const auto& part = parts[t];
+    const auto key = chunk_key(part.cell);
+    const auto shape = chunk_shape_of(part.cell);
+    const std::lock_guard lock(chunk_lock(key));
+    naming_the_chunk(path_, key, [&] {
+      std::vector<std::string> chunk(static_cast<std::size_t>(element_count(shape)), meta_.fill_string);
+      if (!part.in_cell.covers(shape))
+        if (const auto stored = store_->get(key)) chain_of(part.cell).decode_elements(*stored, chunk);
+      for_each_element_pair(part.extent(), shape, part.in_cell.start, extent, part.in_region,
+                            [&](std::uint64_t c, std::uint64_t i) { chunk[c] = in[i]; });
+      store_strings(part.cell, key, chunk, options);
+    });
+    progress.chunk_done();
+  });
+}
+
+void array::store_strings(std::span<const std::uint64_t> chunk_index, const std::string& key,
+                          std::span<const std::string> chunk, const write_options& options) const {
+  bool only_fill = !options.write_empty_chunks && !meta_.no_fill_value;
+  for (std::size_t i = 0; only_fill && i < chunk.size(); ++i) only_fill = chunk[i] == meta_.fill_string;
+  if (only_fill) return store_->erase(key);
+  store_->set(key, chain_of(chunk_index).encode_elements(chunk));
+}
+
+void array::reset_strings_outside(std::span<const std::uint64_t> chunk_index, std::span<const std::uint64_t> keep) {
+  const auto key = chunk_key(chunk_index);
+  const std::lock_guard lock(chunk_lock(key));
+  const auto stored = store_->get(key);
+  if (!stored) return;
+  const auto shape = chunk_shape_of(chunk_index);
+  naming_the_chunk(path_, key, [&] {
+    std::vector<std::string> chunk(static_cast<std::size_t>(element_count(shape)));
+    chain_of(chunk_index).decode_elements(*stored, chunk);
+    std::vector<std::string> fresh(chunk.size(), meta_.fill_string);
+    const std::vector<std::uint64_t> zero(shape.size(), 0);
+    for_each_element_pair(keep, shape, zero, shape, zero,
+                          [&](std::uint64_t from, std::uint64_t to) { fresh[to] = std::move(chunk[from]); });
+    store_strings(chunk_index, key, fresh, {});
+  });
+}
+
+}  // namespace zarr

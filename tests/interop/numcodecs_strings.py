@@ -1,0 +1,121 @@
+# The string and bytes data types with a real peer, for zarr.tests.strings
+# (tests/zarr/array/strings.test.cpp), with Debian's zarr-python 2 and numcodecs (/usr/bin/python3).
+#   numcodecs_strings.py write OUT
+#     OUT/v2.zarr        Zarr v2 object arrays that zarr-python 2 writes (vlen-utf8, vlen-bytes)
+#     OUT/v3.zarr        Zarr v3 arrays made by hand from the registry's examples (data-types/string,
+#                        data-types/bytes), their chunks encoded by numcodecs' VLenUTF8 / VLenBytes
+#                        (and Zstd), the layout of codecs/vlen-utf8 and codecs/vlen-bytes
+#     OUT/chunks.json    numcodecs' encoding of some chunks, base64
+#     OUT/manifest.json  each array: path, shape, and its values as zarr-python reads them, C order
+#                        (strings as JSON strings, bytes as base64)
+#   numcodecs_strings.py read STORE PATH
+#     prints the values of the v2 array at PATH as zarr-python 2 reads them (JSON, as above)
+import base64
+import json
+import sys
+from pathlib import Path
+
+import numcodecs
+import numpy as np
+import zarr
+
+
+def as_json(values):
+    out = []
+    for v in np.asarray(values, dtype=object).reshape(-1):
+        if isinstance(v, bytes):
+            out.append({"b64": base64.b64encode(v).decode()})
+        elif isinstance(v, str):
+            out.append(v)
+        else:
+            out.append({"other": repr(v)})  # zarr-python 2's fill 0 for object arrays
+    return out
+
+
+TEXT = ["", "a", "h\u00e9llo", "\u20ac", "\U0001F600 emoji", "x" * 1000, "tab\tnew\nline", "nul\x00inside", "\u4e2d\u6587"]
+BYTES = [b"", b"\x00\x01", b"\xff" * 10, b"zz", bytes(range(256))]
+
+
+def write(out):
+    out.mkdir(parents=True, exist_ok=True)
+    store = zarr.DirectoryStore(str(out / "v2.zarr"))
+    root = zarr.group(store=store, overwrite=True)
+    cases = []
+
+    def case(path, z, version=2):
+        cases.append({"path": path, "version": version, "shape": list(z.shape), "values": as_json(z[...])})
+
+    a = root.create_dataset("utf8_1d", shape=(len(TEXT),), chunks=(4,), dtype=str)
+    a[:] = TEXT
+    case("utf8_1d", a)
+    b = root.create_dataset("utf8_2d_zlib", shape=(4, 5), chunks=(3, 2), dtype=object,
+                            object_codec=numcodecs.VLenUTF8(), compressor=numcodecs.Zlib(level=5), fill_value="")
+    b[...] = np.array([["r%dc%d\u00df" % (i, j) * (i + j) for j in range(5)] for i in range(4)], dtype=object)
+    case("utf8_2d_zlib", b)
+    c = root.create_dataset("utf8_fill_missing", shape=(5,), chunks=(2,), dtype=object,
+                            object_codec=numcodecs.VLenUTF8(), fill_value="fill", compressor=None)
+    c[0] = "q"
+    case("utf8_fill_missing", c)
+    d = root.create_dataset("utf8_default_fill", shape=(3,), chunks=(2,), dtype=str)
+    case("utf8_default_fill", d)
+    e = root.create_dataset("bytes_1d", shape=(len(BYTES),), chunks=(3,), dtype=object,
+                            object_codec=numcodecs.VLenBytes(), compressor=numcodecs.Zstd(level=3))
+    e[:] = np.array(BYTES, dtype=object)
+    case("bytes_1d", e)
+    f = root.create_dataset("bytes_default_fill", shape=(4,), chunks=(3,), dtype=object,
+                            object_codec=numcodecs.VLenBytes(), compressor=None)
+    f[0:3] = np.array([b"a", b"b", b"c"], dtype=object)
+    case("bytes_default_fill", f)
+
+    # Zarr v3 by hand: the registry's example documents, chunks from numcodecs.
+    v3 = out / "v3.zarr"
+    utf8, vbytes, zstd = numcodecs.VLenUTF8(), numcodecs.VLenBytes(), numcodecs.Zstd(level=3)
+
+    def v3_array(path, data_type, fill, codecs, shape, chunk, chunks):
+        node = v3 / path
+        node.mkdir(parents=True, exist_ok=True)
+        (node / "zarr.json").write_text(json.dumps({
+            "zarr_format": 3, "node_type": "array", "shape": shape, "data_type": data_type,
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": chunk}},
+            "chunk_key_encoding": {"name": "default"}, "fill_value": fill, "codecs": codecs}))
+        for key, data in chunks.items():
+            (node / "c" / key).parent.mkdir(parents=True, exist_ok=True)
+            (node / "c" / key).write_bytes(data)
+
+    (v3 / "zarr.json").parent.mkdir(parents=True, exist_ok=True)
+    (v3 / "zarr.json").write_text(json.dumps({"zarr_format": 3, "node_type": "group"}))
+    chunk0 = np.array(TEXT[0:4], dtype=object)
+    chunk2 = np.array(TEXT[8:9] + ["", "", ""], dtype=object)  # the last chunk, past the shape: fill ""
+    v3_array("string", "string", "foo", [{"name": "vlen-utf8"}], [9], [4],
+             {"0": utf8.encode(chunk0), "2": utf8.encode(chunk2)})
+    cases.append({"path": "string", "version": 3, "shape": [9],
+                  "values": TEXT[0:4] + ["foo"] * 4 + TEXT[8:9]})
+    v3_array("string_zstd", "string", "", [{"name": "vlen-utf8", "configuration": {}},
+                                           {"name": "zstd", "configuration": {"level": 3, "checksum": False}}],
+             [2, 2], [2, 2], {"0/0": zstd.encode(utf8.encode(np.array(TEXT[1:5], dtype=object)))})
+    cases.append({"path": "string_zstd", "version": 3, "shape": [2, 2], "values": TEXT[1:5]})
+    for name, fill in (("bytes_array_fill", [1, 2, 3]), ("bytes_base64_fill", "AQID")):
+        v3_array(name, "bytes", fill, [{"name": "vlen-bytes"}], [4], [2],
+                 {"1": vbytes.encode(np.array(BYTES[1:3], dtype=object))})
+        cases.append({"path": name, "version": 3, "shape": [4],
+                      "values": as_json([b"\x01\x02\x03"] * 2 + BYTES[1:3])})
+
+    encoded = {
+        "utf8_spec": base64.b64encode(utf8.encode(np.array(["a", ""], dtype=object))).decode(),
+        "utf8_text": base64.b64encode(utf8.encode(np.array(TEXT, dtype=object))).decode(),
+        "bytes": base64.b64encode(vbytes.encode(np.array(BYTES, dtype=object))).decode(),
+    }
+    (out / "chunks.json").write_text(json.dumps(encoded))
+    (out / "manifest.json").write_text(json.dumps({"cases": cases, "text": TEXT, "bytes": as_json(BYTES)}))
+
+
+def read(store, path):
+    z = zarr.open_array(zarr.DirectoryStore(store), mode="r", path=path)
+    print(json.dumps({"shape": list(z.shape), "dtype": str(z.dtype), "values": as_json(z[...])}))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "write":
+        write(Path(sys.argv[2]))
+    else:
+        read(sys.argv[2], sys.argv[3])

@@ -1,0 +1,152 @@
+// string and bytes with Debian's zarr-python 2 and numcodecs, both ways
+// (tests/interop/numcodecs_strings.py, run here with ZARR_PYTHON, which CTest sets to /usr/bin/python3).
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+import zarr;
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+using strings = std::vector<std::string>;
+
+// The script's output for `args` (its stdout), or nothing when it could not run.
+std::optional<std::string> run_script(const std::string& args) {
+  const char* python = std::getenv("ZARR_PYTHON");
+  const char* script = std::getenv("ZARR_STRINGS_SCRIPT");
+  if (python == nullptr || script == nullptr) return std::nullopt;
+  const std::string command = std::string(python) + " " + script + " " + args;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string out;
+  char buffer[4096];
+  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  if (pclose(pipe) != 0) return std::nullopt;
+  return out;
+}
+
+// The values of a manifest entry as this library holds them: strings, bytes from base64, and
+// zarr-python 2's integer fill 0 of object arrays as the empty string (docs/decisions.md 61).
+strings expected_values(const json::array& values) {
+  strings out;
+  for (const auto& v : values) {
+    if (v.is_string()) out.emplace_back(v.as_string());
+    else if (const auto* b64 = v.as_object().if_contains("b64")) out.push_back(*zarr::base64_decode(b64->as_string()));
+    else {
+      BOOST_TEST(v.as_object().at("other") == "0");
+      out.emplace_back();
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> shape_of(const json::value& v) {
+  std::vector<std::uint64_t> shape;
+  for (const auto& d : v.as_array()) shape.push_back(d.to_number<std::uint64_t>());
+  return shape;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(strings_interop)
+
+BOOST_AUTO_TEST_CASE(what_zarr_python_2_and_numcodecs_write_reads_exactly) {
+  const auto dir = zarr_test::scratch_dir();
+  if (!run_script("write " + dir.string())) return zarr_test::peer_missing("zarr-python 2 did not write the string arrays");
+  const auto manifest = json::parse(zarr_test::file_text(dir / "manifest.json")).as_object();
+  std::size_t v2 = 0, v3 = 0;
+  for (const auto& c : manifest.at("cases").as_array()) {
+    const auto& o = c.as_object();
+    const std::string path(o.at("path").as_string());
+    BOOST_TEST_CONTEXT(path) {
+      const bool is_v2 = o.at("version") == 2;
+      auto store = std::make_shared<zarr::filesystem_store>(dir / (is_v2 ? "v2.zarr" : "v3.zarr"), false);
+      const auto a = zarr::array::open(store, path);
+      BOOST_TEST(a.metadata().zarr_format == (is_v2 ? 2 : 3));
+      BOOST_TEST(a.shape() == shape_of(o.at("shape")), boost::test_tools::per_element());
+      BOOST_TEST(a.read_strings(zarr::region::all(a.shape())) == expected_values(o.at("values").as_array()),
+                 boost::test_tools::per_element());
+      ++(is_v2 ? v2 : v3);
+    }
+  }
+  BOOST_TEST(v2 == 6u);
+  BOOST_TEST(v3 == 4u);
+  // numcodecs' own encoding of whole chunks is ours, byte for byte.
+  const auto chunks = json::parse(zarr_test::file_text(dir / "chunks.json")).as_object();
+  const auto text = expected_values(manifest.at("text").as_array());
+  const auto bytes = expected_values(manifest.at("bytes").as_array());
+  const auto encode = [](zarr::data_type t, const strings& values) {
+    const zarr::chunk_spec spec{{values.size()}, t, zarr::scalar{t, {}}};
+    const auto codecs = json::parse(t == zarr::data_type::string ? R"([{"name": "vlen-utf8"}])" : R"([{"name": "vlen-bytes"}])");
+    const auto out = zarr::codec_chain(codecs, spec).encode_elements(values);
+    return zarr::base64_encode(std::string(reinterpret_cast<const char*>(out.data()), out.size()));
+  };
+  BOOST_TEST(encode(zarr::data_type::string, strings{"a", ""}) == chunks.at("utf8_spec").as_string());
+  BOOST_TEST(encode(zarr::data_type::string, text) == chunks.at("utf8_text").as_string());
+  BOOST_TEST(encode(zarr::data_type::bytes, bytes) == chunks.at("bytes").as_string());
+}
+
+// We write Zarr v2 object arrays; zarr-python 2 reads the same values.
+BOOST_AUTO_TEST_CASE(zarr_python_2_reads_what_we_write_as_v2) {
+  const auto dir = zarr_test::scratch_dir();
+  auto store = std::make_shared<zarr::filesystem_store>(dir / "ours.zarr", true);
+  const strings text{"", "\u00e9t\u00e9", "\U0001F600", std::string(300, 'x'), "last"};
+  const strings raw{std::string("\0\xff", 2), "", "bytes"};
+  const auto v2_text = [](const char* dtype_filter, const char* fill, const char* compressor) {
+    return std::string(R"({"zarr_format": 2, "shape": [5], "chunks": [2], "dtype": "|O", "order": "C", "fill_value": )") +
+           fill + R"(, "filters": [{"id": ")" + dtype_filter + R"("}], "compressor": )" + compressor + "}";
+  };
+  auto s = zarr::array::create(store, "text", zarr::array_metadata::parse_v2(v2_text("vlen-utf8", R"("")", R"({"id": "zlib", "level": 1})")));
+  s.write_strings(zarr::region{{0}, {5}}, text);
+  auto b = zarr::array::create(store, "raw", zarr::array_metadata::parse_v2(v2_text("vlen-bytes", "0", "null")));
+  b.write_strings(zarr::region{{0}, {3}}, raw);  // the last chunk stays missing: zarr-python 2 reads its fill, 0
+  const auto read = [&](const char* path) -> std::optional<json::object> {
+    const auto out = run_script("read " + (dir / "ours.zarr").string() + " " + path);
+    if (!out) return std::nullopt;
+    return json::parse(*out).as_object();
+  };
+  const auto t = read("text");
+  if (!t) return zarr_test::peer_missing("zarr-python 2 did not read our string arrays");
+  BOOST_TEST(t->at("dtype") == "object");
+  BOOST_TEST(expected_values(t->at("values").as_array()) == text, boost::test_tools::per_element());
+  const auto r = read("raw");
+  BOOST_TEST_REQUIRE(r.has_value());
+  BOOST_TEST(expected_values(r->at("values").as_array()) == (strings{raw[0], raw[1], raw[2], "", ""}),
+             boost::test_tools::per_element());
+  // The metadata is zarr-python 2's own form.
+  const auto zarray = json::parse(zarr_test::file_text(dir / "ours.zarr" / "raw" / ".zarray")).as_object();
+  BOOST_TEST(zarray.at("dtype") == "|O");
+  BOOST_TEST(zarray.at("fill_value") == 0);
+  BOOST_TEST(json::serialize(zarray.at("filters")) == R"([{"id":"vlen-bytes"}])");
+}
+
+// docs/decisions.md 61: a Zarr v2 bytes fill value other than empty has no form, and object
+// arrays of other codecs are not read.
+BOOST_AUTO_TEST_CASE(object_arrays_we_cannot_hold_are_refused) {
+  const auto text = [](const char* fill, const char* filters) {
+    return std::string(R"({"zarr_format": 2, "shape": [5], "chunks": [2], "dtype": "|O", "order": "C", "fill_value": )") +
+           fill + R"(, "filters": )" + filters + R"(, "compressor": null})";
+  };
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(text("0", R"([{"id": "json2"}])")), zarr::errc::unsupported, "dtype");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(text("0", "null")), zarr::errc::unsupported, "dtype");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(text(R"("abc")", R"([{"id": "vlen-bytes"}])")), zarr::errc::invalid_value,
+                   "fill_value: expected null or 0 for vlen-bytes byte strings, got \"abc\"");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(text("1", R"([{"id": "vlen-utf8"}])")), zarr::errc::invalid_value,
+                   "fill_value: expected null, 0 or a string for vlen-utf8 strings, got 1");
+  auto m = zarr::array_metadata::parse_v2(text("0", R"([{"id": "vlen-bytes"}])"));
+  m.fill_string = "x";
+  ZARR_CHECK_ERROR(zarr::array::create(std::make_shared<zarr::memory_store>(), "b", m), zarr::errc::unsupported,
+                   "expected an empty byte string");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
