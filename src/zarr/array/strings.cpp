@@ -58,6 +58,18 @@ void for_each_element_pair(std::span<const std::uint64_t> extent, std::span<cons
   }
 }
 
+// Calls f(part) for each chunk part of `r` on the decoding threads, reporting each chunk done.
+template <class F>
+void for_each_part_in_parallel(std::span<const grid_axis> grid, const region& r, const progress_callback& callback,
+                               std::string_view path, F&& f) {
+  const auto parts = cell_parts(grid, r);
+  chunk_progress progress(callback, parts.size(), path);
+  parallel_for(parts.size(), [&](std::size_t t) {
+    f(parts[t]);
+    progress.chunk_done();
+  });
+}
+
 }  // namespace
 
 void array::check_fixed_size(std::string_view what) const {
@@ -78,11 +90,8 @@ std::vector<std::string> array::read_strings(const region& r, const read_options
   check_region(r);
   std::vector<std::string> out(static_cast<std::size_t>(r.num_elements()));
   if (out.empty()) return out;
-  const auto parts = cell_parts(grid_, r);
   const auto extent = r.extent();
-  chunk_progress progress(options.progress, parts.size(), path_);
-  parallel_for(parts.size(), [&](std::size_t t) {
-    const auto& part = parts[t];
+  for_each_part_in_parallel(grid_, r, options.progress, path_, [&](const cell_part& part) {
     const auto key = chunk_key(part.cell);
     const auto shape = chunk_shape_of(part.cell);
     naming_the_chunk(path_, key, [&] {
@@ -99,7 +108,6 @@ std::vector<std::string> array::read_strings(const region& r, const read_options
       chain_of(part.cell).decode_elements(*stored, chunk);
       place([&](std::uint64_t c, std::uint64_t o) { out[o] = std::move(chunk[c]); });
     });
-    progress.chunk_done();
   });
   return out;
 }
@@ -118,11 +126,8 @@ void array::write_strings(const region& r, std::span<const std::string> in, cons
       if (const auto problem = utf8_problem(in[i]))
         throw error(errc::invalid_argument, where + ": element " + std::to_string(i) + ": " + *problem);
   if (in.empty()) return;
-  const auto parts = cell_parts(grid_, r);
   const auto extent = r.extent();
-  chunk_progress progress(options.progress, parts.size(), path_);
-  parallel_for(parts.size(), [&](std::size_t t) {
-    const auto& part = parts[t];
+  for_each_part_in_parallel(grid_, r, options.progress, path_, [&](const cell_part& part) {
     const auto key = chunk_key(part.cell);
     const auto shape = chunk_shape_of(part.cell);
     const std::lock_guard lock(chunk_lock(key));
@@ -134,7 +139,6 @@ void array::write_strings(const region& r, std::span<const std::string> in, cons
                             [&](std::uint64_t c, std::uint64_t i) { chunk[c] = in[i]; });
       store_strings(part.cell, key, chunk, options);
     });
-    progress.chunk_done();
   });
 }
 
