@@ -444,8 +444,14 @@ void from_raw(std::span<std::byte> data, data_type type, std::uint64_t first, st
 
 // --- npy ----------------------------------------------------------------------------------
 
-std::optional<std::string> npy_descr(data_type type) {
+std::optional<std::string> npy_descr(data_type type, zarr::time_resolution time) {
   switch (type) {
+    // NumPy's datetime64 and timedelta64 with unit and multiple; "<M8" is the generic unit.
+    case data_type::numpy_datetime64:
+    case data_type::numpy_timedelta64: {
+      const std::string code = type == data_type::numpy_datetime64 ? "<M8" : "<m8";
+      return time.unit == zarr::time_unit::generic ? code : code + zarr::resolution_text(time);
+    }
     case data_type::bool_: return "|b1";
     case data_type::int8: return "|i1";
     case data_type::uint8: return "|u1";
@@ -472,15 +478,15 @@ std::string shape_tuple(std::span<const std::uint64_t> shape) {
   return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-std::string no_npy(data_type type) {
-  return "format npy: NumPy has no " + std::string(zarr::name(type)) + "; use --format raw or --format json";
+[[noreturn]] void no_npy(data_type type) {
+  fail(zarr::errc::unsupported, "format npy: NumPy has no " + std::string(zarr::name(type)) + "; use --format raw or --format json");
 }
 
 }  // namespace
 
-std::string npy_header(data_type type, std::span<const std::uint64_t> shape) {
-  const auto descr = npy_descr(type);
-  if (!descr) fail(zarr::errc::unsupported, no_npy(type));
+std::string npy_header(data_type type, zarr::time_resolution time, std::span<const std::uint64_t> shape) {
+  const auto descr = npy_descr(type, time);
+  if (!descr) no_npy(type);
   std::string dict = "{'descr': '" + *descr + "', 'fortran_order': False, 'shape': " + shape_tuple(shape) + ", }";
   // magic (6) + version (2) + length (2) + dict + padding + '\n', a multiple of 64 bytes.
   const std::size_t unpadded = 10 + dict.size() + 1;
@@ -492,7 +498,8 @@ std::string npy_header(data_type type, std::span<const std::uint64_t> shape) {
   return out + dict;
 }
 
-bool read_npy_header(std::istream& in, data_type type, std::span<const std::uint64_t> shape, std::string_view where) {
+bool read_npy_header(std::istream& in, data_type type, zarr::time_resolution time, std::span<const std::uint64_t> shape,
+                     std::string_view where) {
   const std::string w(where);
   char magic[8];
   if (!in.read(magic, 8) || std::string_view(magic, 6) != "\x93NUMPY")
@@ -538,8 +545,8 @@ bool read_npy_header(std::istream& in, data_type type, std::span<const std::uint
     fail(zarr::errc::invalid_value, w + ": .npy header has no '" + std::string(key) + "'");
   };
 
-  const auto want = npy_descr(type);
-  if (!want) fail(zarr::errc::unsupported, no_npy(type));
+  const auto want = npy_descr(type, time);
+  if (!want) no_npy(type);
   const auto descr = value_of("descr");
   const std::string_view want_code = std::string_view(*want).substr(1);
   const bool one_byte = zarr::info(type).size == 1;

@@ -78,15 +78,17 @@ void from_raw(std::span<std::byte> data, zarr::data_type type, std::uint64_t fir
 
 // --- npy ----------------------------------------------------------------------------------
 
-// The NumPy dtype string ("<f8", "|b1") of a type NumPy has; nullopt otherwise.
-[[nodiscard]] std::optional<std::string> npy_descr(zarr::data_type type);
+// The NumPy dtype string ("<f8", "|b1", "<M8[10s]") of a type NumPy has; nullopt otherwise.
+// `time` is the resolution of numpy.datetime64 and numpy.timedelta64 (ignored for the others).
+[[nodiscard]] std::optional<std::string> npy_descr(zarr::data_type type, zarr::time_resolution time = {});
 // A version 1.0 header for C-order data of `shape`; throws zarr::error (unsupported) for
 // types NumPy has not, suggesting raw or json.
-[[nodiscard]] std::string npy_header(zarr::data_type type, std::span<const std::uint64_t> shape);
-// Reads a header from `in` and checks its dtype and shape against `type` and `shape`;
-// returns whether the data need their bytes swapped (big-endian data).
-bool read_npy_header(std::istream& in, zarr::data_type type, std::span<const std::uint64_t> shape,
-                     std::string_view where);
+[[nodiscard]] std::string npy_header(zarr::data_type type, zarr::time_resolution time,
+                                     std::span<const std::uint64_t> shape);
+// Reads a header from `in` and checks its dtype and shape against `type` (and `time`) and
+// `shape`; returns whether the data need their bytes swapped (big-endian data).
+bool read_npy_header(std::istream& in, zarr::data_type type, zarr::time_resolution time,
+                     std::span<const std::uint64_t> shape, std::string_view where);
 // Reverses the bytes of every element (for big-endian npy data).
 void swap_elements(std::span<std::byte> data, zarr::data_type type);
 

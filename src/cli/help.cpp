@@ -55,7 +55,8 @@ std::optional<std::string> help_text(std::string_view command) {
   if (command == "read")
     return "zarr3 read PATH [--format json|raw|npy] [--region R] [--output FILE] [--iso-8601]\n"
            "  Prints the values of the array at PATH (or of region R), or saves them to FILE.\n"
-           "  npy output is for bool, int8-64, uint8-64, float16/32/64, complex64/128 only.\n"
+           "  npy output is for bool, int8-64, uint8-64, float16/32/64, complex64/128 and the two\n"
+           "  time types (\"<M8[10s]\": their unit and scale factor) only.\n"
            "  numpy.datetime64 and numpy.timedelta64 values are their counts (\"NaT\" for NaT);\n"
            "  --iso-8601 prints a datetime64 as NumPy's datetime_as_string does (\"1970-01-01T00:00:10\").\n";
   if (command == "info")

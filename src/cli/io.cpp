@@ -103,7 +103,7 @@ bool write_mapped(zarr::array& a, const zarr::region& r, const std::string& path
   if (format == value_format::npy) {
     memory_buffer buffer(m.bytes(), m.size);
     std::istream in(&buffer);
-    swap = read_npy_header(in, type, r.extent(), input_name);
+    swap = read_npy_header(in, type, a.metadata().time, r.extent(), input_name);
     offset = buffer.consumed();
   }
   const auto expected = r.num_elements() * size;
@@ -321,7 +321,7 @@ int run_write(std::span<const std::string_view> argv) {
     in = &file;
   }
   bool swap = false;
-  if (format == value_format::npy) swap = read_npy_header(*in, type, r.extent(), input_name);
+  if (format == value_format::npy) swap = read_npy_header(*in, type, a.metadata().time, r.extent(), input_name);
   std::optional<json_element_reader> reader;
   if (format == value_format::json) reader.emplace(text, type, input_name);
 
@@ -377,7 +377,7 @@ int run_read(std::span<const std::string_view> argv) {
   if (zarr::is_variable_length(type) && format != value_format::json)
     throw usage_error("--format: expected json for an array of " + std::string(zarr::name(type)) + ", got another");
   std::string header;
-  if (format == value_format::npy) header = npy_header(type, r.extent());  // before creating the file
+  if (format == value_format::npy) header = npy_header(type, a.metadata().time, r.extent());  // before creating the file
 
   if (to_file && format != value_format::json) {
     descriptor f{::open(output->c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)};

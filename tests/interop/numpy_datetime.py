@@ -4,6 +4,9 @@
 #   OUT/cases.json   each case: dtype string, the counts NumPy holds (int64 view) and, for
 #                    datetime64, np.datetime_as_string of each value
 #   OUT/iso.json     np.datetime_as_string for every unit x scale factor x a set of counts
+#   OUT/N.npy        case N saved by np.save (zarr.tests.cli reads it with zarr3 write --input)
+# and, as `numpy_datetime.py same A.npy B.npy`, exits 0 when np.load gives both files the same
+# dtype (byte order aside) and the same counts, NaT included (zarr.tests.cli, zarr3 read --output).
 import json
 import sys
 from pathlib import Path
@@ -36,6 +39,7 @@ def write(out):
         else:
             a = np.array([np.timedelta64("NaT") if v == "NaT" else v for v in vals], dtype=dt)
         (out / ("%d.bin" % i)).write_bytes(a.tobytes())
+        np.save(out / ("%d.npy" % i), a)
         native = a.astype(a.dtype.newbyteorder("="))  # NumPy 1.24's datetime_as_string misreads '>M8'
         case = {"dtype": dt, "counts": [int(c) for c in native.view("i8")]}
         if dt[1] == "M":
@@ -52,7 +56,19 @@ def write(out):
     (out / "iso.json").write_text(json.dumps(iso, indent=1))
 
 
+def same(a_path, b_path):
+    a, b = np.load(a_path), np.load(b_path)
+    if a.dtype.newbyteorder("=") != b.dtype.newbyteorder("=") or a.shape != b.shape:
+        sys.exit("%s: %s %s, %s: %s %s" % (a_path, a.dtype.str, a.shape, b_path, b.dtype.str, b.shape))
+    na, nb = (x.astype(x.dtype.newbyteorder("=")).view("i8") for x in (a, b))
+    if not np.array_equal(na, nb):
+        sys.exit("%s: %s, %s: %s" % (a_path, na.tolist(), b_path, nb.tolist()))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: numpy_datetime.py OUT")
-    write(Path(sys.argv[1]))
+    if len(sys.argv) == 4 and sys.argv[1] == "same":
+        same(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 2:
+        write(Path(sys.argv[1]))
+    else:
+        sys.exit("usage: numpy_datetime.py OUT | numpy_datetime.py same A.npy B.npy")

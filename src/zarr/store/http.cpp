@@ -103,15 +103,17 @@ struct http_client::pool {
     for (CURLM* m : idle_multi) curl_multi_cleanup(m);
     for (CURL* h : idle) curl_easy_cleanup(h);
   }
+  // The last handle of `list` (idle or idle_multi), or nullptr when it is empty.
+  template <class Handle>
+  Handle* pop(std::vector<Handle*>& list) {
+    const std::lock_guard lock(mutex);
+    if (list.empty()) return nullptr;
+    Handle* h = list.back();
+    list.pop_back();
+    return h;
+  }
   CURL* take() {
-    {
-      const std::lock_guard lock(mutex);
-      if (!idle.empty()) {
-        CURL* h = idle.back();
-        idle.pop_back();
-        return h;
-      }
-    }
+    if (CURL* h = pop(idle)) return h;
     CURL* h = curl_easy_init();
     if (h == nullptr) throw error(errc::io, "libcurl: expected a new transfer handle, got none (out of memory?)");
     return h;
@@ -123,14 +125,7 @@ struct http_client::pool {
     idle.push_back(h);
   }
   CURLM* take_multi(std::size_t connections) {
-    {
-      const std::lock_guard lock(mutex);
-      if (!idle_multi.empty()) {
-        CURLM* m = idle_multi.back();
-        idle_multi.pop_back();
-        return m;
-      }
-    }
+    if (CURLM* m = pop(idle_multi)) return m;
     CURLM* m = curl_multi_init();
     if (m == nullptr) throw error(errc::io, "libcurl: expected a new multi handle, got none (out of memory?)");
     curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, static_cast<long>(connections));

@@ -1,7 +1,8 @@
 // zarr3 write --input and read --output with raw and npy files: the files are mapped
 // (src/cli/io.cpp), so these check the bytes of multi-chunk arrays, regions, empty regions,
 // inputs that are too short or too long, outputs that cannot be created or written, and that
-// pipes and stdin/stdout still work.
+// pipes and stdin/stdout still work; and npy files of the time types against NumPy's own.
+#include <boost/json.hpp>
 #include <boost/test/unit_test.hpp>
 #include <cstdint>
 #include <cstdlib>
@@ -206,6 +207,61 @@ BOOST_AUTO_TEST_CASE(threads_option_anywhere_gives_the_same_bytes) {
     BOOST_TEST(r.err.find("--threads") != std::string::npos, r.err);
   }
   BOOST_TEST(zarr3("help").out.find("--threads") != std::string::npos);
+}
+
+// NumPy's .npy files of datetime64 and timedelta64 (tests/interop/numpy_datetime.py: units,
+// scale factors, NaT, both byte orders) written with zarr3 write --input, read back as raw
+// counts, saved with zarr3 read --output and loaded by NumPy again: the same dtype and counts.
+BOOST_AUTO_TEST_CASE(npy_files_of_the_time_types_go_through_numpy_both_ways) {
+  const auto dir = zarr_test::scratch_dir();
+  const char* python = std::getenv("ZARR_PYTHON2");
+  const char* script = std::getenv("ZARR_NUMPY_DATETIME_SCRIPT");
+  BOOST_TEST_REQUIRE(script != nullptr, "ZARR_NUMPY_DATETIME_SCRIPT is set by CTest");
+  const auto numpy = dir / "numpy";
+  const auto py = std::string(python ? python : "python3") + " " + q(script) + " ";
+  if (python == nullptr || std::system((py + q(numpy) + " >&2").c_str()) != 0 || !fs::exists(numpy / "cases.json"))
+    return zarr_test::peer_missing("NumPy in /usr/bin/python3 did not write the datetime files");
+  const auto cases = boost::json::parse(zarr_test::slurp(numpy / "cases.json")).as_array();
+  BOOST_TEST_REQUIRE(cases.size() >= 8u);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& c = cases[i].as_object();
+    const std::string dtype(c.at("dtype").as_string());  // "<M8[10us]", ">m8[s]"
+    BOOST_TEST_CONTEXT("case " << i << " " << dtype) {
+      const auto open = dtype.find('['), digits = dtype.find_first_not_of("0123456789", open + 1);
+      const auto scale = digits == open + 1 ? std::string("1") : dtype.substr(open + 1, digits - open - 1);
+      const auto unit = dtype.substr(digits, dtype.size() - 1 - digits);
+      const auto& counts = c.at("counts").as_array();
+      const auto node = q(dir / "t.zarr") + "#/c" + std::to_string(i);
+      zarr_test::spit(dir / "meta.json",
+                      R"({"zarr_format":3,"node_type":"array","shape":[)" + std::to_string(counts.size()) +
+                          R"(],"data_type":{"name":")" + (dtype[1] == 'M' ? "numpy.datetime64" : "numpy.timedelta64") +
+                          R"(","configuration":{"unit":")" + unit + R"(","scale_factor":)" + scale +
+                          R"(}},"fill_value":0,"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[2]}},)"
+                          R"("chunk_key_encoding":{"name":"default"},"codecs":[{"name":"bytes","configuration":{"endian":"big"}}]})");
+      auto r = zarr3("create " + node + " --metadata " + q(dir / "meta.json"));
+      BOOST_TEST_REQUIRE(r.status == 0, r.err);
+      const auto in = numpy / (std::to_string(i) + ".npy");
+      r = zarr3("write " + node + " --input " + q(in));
+      BOOST_TEST_REQUIRE(r.status == 0, r.err);
+      std::string expected;  // the counts NumPy holds, little-endian int64
+      for (const auto& v : counts) {
+        const auto n = static_cast<std::uint64_t>(v.to_number<std::int64_t>());
+        for (int b = 0; b < 8; ++b) expected.push_back(static_cast<char>((n >> (8 * b)) & 0xff));
+      }
+      BOOST_TEST((zarr3("read " + node + " --format raw").out == expected));
+      const auto out = dir / ("out" + std::to_string(i) + ".npy");
+      r = zarr3("read " + node + " --output " + q(out));
+      BOOST_TEST_REQUIRE(r.status == 0, r.err);
+      BOOST_TEST(std::system((py + "same " + q(in) + " " + q(out) + " >&2").c_str()) == 0);
+      // A file of another unit or type is refused, naming the dtype it expected.
+      const auto other = numpy / (std::to_string(i == 0 ? 1 : 0) + ".npy");  // case 0 is "<M8[ns]", 1 ">M8[ns]"
+      if (dtype.substr(1) != "M8[ns]") {
+        r = zarr3("write " + node + " --input " + q(other));
+        BOOST_TEST(r.status == 1, r.out);
+        BOOST_TEST(r.err.find("expected dtype '<" + dtype.substr(1) + "'") != std::string::npos, r.err);
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
