@@ -33,6 +33,7 @@ export import zarr.codec.shuffle;
 export import zarr.codec.zlib;
 export import zarr.codec.astype;
 export import zarr.codec.bitround;
+export import zarr.codec.categorize;
 export import zarr.codec.delta;
 export import zarr.codec.quantize;
 export import zarr.codec.numcodecs_packbits;

@@ -75,6 +75,13 @@ class array_to_array_codec : public codec {
   [[nodiscard]] virtual std::optional<element_step> step(bool /*encoding*/) const { return std::nullopt; }
   // Throws what encode (or decode) throws for `r`, a failure of this codec's step.
   [[noreturn]] virtual void throw_step_error(const kernel_result& r, bool encoding) const;
+  // A codec that turns the elements of a variable-length type into a fixed-size array
+  // (numcodecs.categorize: strings into label numbers) takes them as strings: these three,
+  // where the others throw. encode_elements returns an encoded() buffer; decode_elements
+  // fills decoded().num_elements() strings from one (errc::corrupt_chunk for a bad element).
+  [[nodiscard]] virtual bool takes_elements() const noexcept { return false; }
+  [[nodiscard]] virtual bytes encode_elements(std::span<const std::string> elements) const;
+  virtual void decode_elements(std::span<const std::byte> in, std::span<std::string> out) const;
 
  protected:
   using codec::codec;
@@ -237,7 +244,9 @@ class codec_chain {
   [[nodiscard]] boost::json::value to_json() const;
 
   // The chain of a variable-length data type (string, bytes): its array -> bytes codec takes
-  // the elements (vlen-utf8, vlen-bytes), then the bytes -> bytes codecs run as for any chain.
+  // the elements (vlen-utf8, vlen-bytes), then the bytes -> bytes codecs run as for any chain;
+  // or its first array -> array codec does (numcodecs.categorize), then the rest of the chain
+  // runs on the fixed-size array it makes.
   [[nodiscard]] bytes encode_elements(std::span<const std::string> elements) const;
   void decode_elements(std::span<const std::byte> stored, std::span<std::string> out) const;
 
@@ -256,9 +265,11 @@ class codec_chain {
   [[nodiscard]] const chunk_spec& decoded_by(std::size_t array_to_array) const noexcept;
   // Encodes `view` (held by *owned when given); the result goes into *into when given, else
   // it is returned.
-  [[nodiscard]] bytes run_encode(std::span<const std::byte> view, bytes* owned, bytes* into) const;
-  // Decodes into *out when given (a view of decoded().shape), else into the returned buffer.
-  [[nodiscard]] bytes run_decode(std::span<const std::byte> stored, const array_view* out) const;
+  // The array -> array codecs run from a2a_[first] on (1 after numcodecs.categorize).
+  [[nodiscard]] bytes run_encode(std::span<const std::byte> view, bytes* owned, bytes* into, std::size_t first = 0) const;
+  // Decodes into *out when given (a view of decoded().shape), else into the returned buffer;
+  // the array -> array codecs run down to a2a_[first] (the buffer is then decoded_by(first)'s).
+  [[nodiscard]] bytes run_decode(std::span<const std::byte> stored, const array_view* out, std::size_t first = 0) const;
 };
 
 // --- the registry: one explicit table in src/zarr/codec/registry.cpp -------------------

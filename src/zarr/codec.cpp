@@ -86,10 +86,10 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
     switch (entry->kind) {
       case codec_kind::array_to_array: {
         if (a2b_) throw order_error("a bytes -> bytes codec after the array -> bytes codec");
-        if (is_variable_length(current.type))  // docs/decisions.md 60
-          throw error(errc::unsupported, here + " (" + name + "): expected no array -> array codec for data type " +
-                                             std::string(zarr::name(current.type)) + ", got one");
         auto c = entry->make_array_to_array(ctx);
+        if (is_variable_length(current.type) && !c->takes_elements())  // docs/decisions.md 60, 62
+          throw error(errc::unsupported, here + " (" + name + "): expected no array -> array codec for data type " +
+                                             std::string(zarr::name(current.type)) + " (but numcodecs.categorize), got one");
         current = c->encoded();
         a2a_.push_back(std::move(c));
         break;
@@ -118,6 +118,10 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
 }
 
 bytes codec_chain::encode_elements(std::span<const std::string> elements) const {
+  if (!a2a_.empty()) {  // numcodecs.categorize first: the rest of the chain takes its array
+    auto array = a2a_.front()->encode_elements(elements);
+    return run_encode(array, &array, nullptr, 1);
+  }
   bytes buffer;
   a2b_->encode_elements(elements, buffer);
   for (const auto& c : b2b_) buffer = c->encode(buffer);
@@ -125,6 +129,10 @@ bytes codec_chain::encode_elements(std::span<const std::string> elements) const 
 }
 
 void codec_chain::decode_elements(std::span<const std::byte> stored, std::span<std::string> out) const {
+  if (!a2a_.empty()) {
+    a2a_.front()->decode_elements(run_decode(stored, nullptr, 1), out);
+    return;
+  }
   bytes buffer;
   std::span<const std::byte> view = stored;
   for (std::size_t k = b2b_.size(); k-- > 0;) {
@@ -146,10 +154,10 @@ void codec_chain::encode_into(std::span<const std::byte> chunk, bytes& out) cons
   (void)run_encode(chunk, nullptr, &out);
 }
 
-bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned, bytes* into) const {
-  if (view.size() != decoded_.byte_size())
-    throw error(errc::invalid_argument, "codec chain: expected a chunk of " + std::to_string(decoded_.byte_size()) +
-                                            " bytes, got " + std::to_string(view.size()));
+bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned, bytes* into, std::size_t first) const {
+  if (const auto size = decoded_by(first).byte_size(); view.size() != size)
+    throw error(errc::invalid_argument, "codec chain: expected a chunk of " + std::to_string(size) + " bytes, got " +
+                                            std::to_string(view.size()));
   // `buffer` holds the current array once a codec has produced it (or the caller gave it).
   bytes buffer;
   bool buffer_holds_view = owned != nullptr;
@@ -158,7 +166,7 @@ bytes codec_chain::run_encode(std::span<const std::byte> view, bytes* owned, byt
     view = buffer;
   }
   std::vector<element_step> steps;
-  for (std::size_t i = 0; i < a2a_.size();) {
+  for (std::size_t i = first; i < a2a_.size();) {
     steps.clear();
     std::size_t j = i;
     for (; j < a2a_.size(); ++j) {
@@ -222,7 +230,7 @@ void codec_chain::decode_into(std::span<const std::byte> stored, const array_vie
   (void)run_decode(stored, &out);
 }
 
-bytes codec_chain::run_decode(std::span<const std::byte> stored, const array_view* out) const {
+bytes codec_chain::run_decode(std::span<const std::byte> stored, const array_view* out, std::size_t first) const {
   // The first bytes -> bytes codec writes the chunk itself when nothing follows it.
   const bool direct = a2a_.empty() && a2b_->as_is() && out != nullptr && out->c_contiguous();
   const thread_buffer<struct first_decoded_tag> first_decoded;  // its output otherwise, when the size is known
@@ -254,10 +262,10 @@ bytes codec_chain::run_decode(std::span<const std::byte> stored, const array_vie
     view = buffer;
   }
   std::vector<element_step> steps;
-  for (std::size_t i = a2a_.size(); i > 0;) {
+  for (std::size_t i = a2a_.size(); i > first;) {
     steps.clear();
     std::size_t j = i;  // the run is a2a_[j, i), decoded from i - 1 down to j
-    for (; j > 0; --j) {
+    for (; j > first; --j) {
       const auto s = a2a_[j - 1]->step(false);
       if (!s) break;
       steps.push_back(*s);
@@ -416,6 +424,14 @@ std::uint64_t bytes_to_bytes_codec::max_encoded_size(std::uint64_t decoded_size)
   if (const auto fixed = encoded_size(decoded_size)) return *fixed;
   const std::uint64_t slack = decoded_size / 4 + (std::uint64_t{1} << 20);
   return decoded_size > ~std::uint64_t{0} - slack ? ~std::uint64_t{0} : decoded_size + slack;
+}
+
+bytes array_to_array_codec::encode_elements(std::span<const std::string> /*elements*/) const {
+  throw error(errc::invalid_argument, label() + ": expected a chunk buffer of fixed-size elements, got strings");
+}
+
+void array_to_array_codec::decode_elements(std::span<const std::byte> /*in*/, std::span<std::string> /*out*/) const {
+  throw error(errc::invalid_argument, label() + ": decodes to fixed-size elements, not to strings");
 }
 
 void array_to_bytes_codec::encode_elements(std::span<const std::string> /*elements*/, bytes& /*out*/) const {

@@ -64,6 +64,7 @@ inline std::vector<std::unique_ptr<zarr::bytes_to_bytes_codec>> numcodecs_decode
   out.push_back(std::make_unique<zarr::shuffle_codec>(zarr::shuffle_configuration{4}, "fuzz"));
   out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::fletcher32, "fuzz"));
   out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::jenkins_lookup3, "fuzz", 0x12345678u));
+  out.push_back(std::make_unique<zarr::checksum32_codec>(zarr::checksum32_kind::crc32c, "fuzz", 0, false));  // "location": "start"
   return out;
 }
 

@@ -1,6 +1,6 @@
 // libFuzzer target: the numcodecs bytes -> bytes decoders on any bytes; the first byte picks
 // the codec (zlib, bz2, lzma .xz, lzma .lzma, lz4, crc32, adler32, shuffle, fletcher32,
-// jenkins_lookup3). Each decodes or refuses with corrupt_chunk, never beyond 1 MiB (bombs
+// jenkins_lookup3, crc32c with the checksum first). Each decodes or refuses with corrupt_chunk, never beyond 1 MiB (bombs
 // refused); what it decodes survives encode + decode unchanged.
 #include <cstddef>
 #include <cstdint>

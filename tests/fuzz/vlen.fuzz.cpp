@@ -1,28 +1,44 @@
-// libFuzzer target: the vlen-utf8 and vlen-bytes decoders (zarr.codec.vlen). Input: a byte whose
-// low bit picks the type (0: string, 1: bytes), a byte giving the chunk's element count, then the
-// stored chunk. Decoding succeeds or refuses with corrupt_chunk; what it decodes encodes back to
-// exactly the stored bytes (the layout has one form per chunk).
+// libFuzzer target: the vlen-utf8 and vlen-bytes decoders (zarr.codec.vlen) and
+// numcodecs.categorize's (zarr.codec.categorize). Input: a byte whose low bits pick the decoder
+// (0: vlen-utf8, 1: vlen-bytes, 2: categorize into |u1, 3: categorize into <i2), a byte giving
+// the chunk's element count, then the stored chunk. Decoding succeeds or refuses with
+// corrupt_chunk; what it decodes encodes back to exactly the stored bytes (each layout has one
+// form per chunk).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <boost/json.hpp>
 #include "fuzz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);
-  const auto type = (in.byte() & 1) != 0 ? zarr::data_type::bytes : zarr::data_type::string;
+  const auto pick = in.byte() & 3;
   const std::uint64_t n = in.byte();
   const auto stored = in.rest();
-  const zarr::vlen_codec codec({{n}, type, zarr::scalar{type, {}}}, "fuzz");
   std::vector<std::string> values(n);
+  zarr::bytes again;
   try {
-    codec.decode_elements(stored, values);
+    if (pick < 2) {
+      const auto type = pick == 1 ? zarr::data_type::bytes : zarr::data_type::string;
+      const zarr::vlen_codec codec({{n}, type, zarr::scalar{type, {}}}, "fuzz");
+      codec.decode_elements(stored, values);
+      codec.encode_elements(values, again);
+    } else {
+      // Distinct labels, none empty: every number decodes to one string that encodes to it.
+      static const auto u1 = boost::json::parse(R"([{"name": "numcodecs.categorize", "configuration":
+          {"labels": ["a", "b\u00e9ta", "x", "\u4e2d"], "dtype": "|O"}}, {"name": "bytes"}])");
+      static const auto i2 = boost::json::parse(R"([{"name": "numcodecs.categorize", "configuration":
+          {"labels": ["a", "b\u00e9ta", "x", "\u4e2d"], "dtype": "|O", "astype": "<i2"}},
+          {"name": "bytes", "configuration": {"endian": "little"}}])");
+      const zarr::codec_chain chain(pick == 2 ? u1 : i2, {{n}, zarr::data_type::string, zarr::scalar{zarr::data_type::string, {}}});
+      chain.decode_elements(stored, values);
+      again = chain.encode_elements(values);
+    }
   } catch (const zarr::error& e) {
     zarr_fuzz::expect_code(e, zarr::errc::corrupt_chunk);
     return 0;
   }
-  zarr::bytes again;
-  codec.encode_elements(values, again);
   zarr_fuzz::expect(zarr_fuzz::same_bytes(again, stored), "a decoded chunk encodes to other bytes");
   return 0;
 }

@@ -1,10 +1,12 @@
 # The string and bytes data types with a real peer, for zarr.tests.strings
 # (tests/zarr/array/strings.test.cpp), with Debian's zarr-python 2 and numcodecs (/usr/bin/python3).
 #   numcodecs_strings.py write OUT
-#     OUT/v2.zarr        Zarr v2 object arrays that zarr-python 2 writes (vlen-utf8, vlen-bytes)
+#     OUT/v2.zarr        Zarr v2 object arrays that zarr-python 2 writes (vlen-utf8, vlen-bytes,
+#                        categorize)
 #     OUT/v3.zarr        Zarr v3 arrays made by hand from the registry's examples (data-types/string,
 #                        data-types/bytes), their chunks encoded by numcodecs' VLenUTF8 / VLenBytes
-#                        (and Zstd), the layout of codecs/vlen-utf8 and codecs/vlen-bytes
+#                        (and Zstd), the layout of codecs/vlen-utf8 and codecs/vlen-bytes; and a
+#                        numcodecs.categorize array, its chunks numcodecs' Categorize.encode
 #     OUT/chunks.json    numcodecs' encoding of some chunks, base64
 #     OUT/manifest.json  each array: path, shape, and its values as zarr-python reads them, C order
 #                        (strings as JSON strings, bytes as base64)
@@ -13,6 +15,7 @@
 import base64
 import json
 import sys
+import warnings
 from pathlib import Path
 
 import numcodecs
@@ -66,6 +69,19 @@ def write(out):
                             object_codec=numcodecs.VLenBytes(), compressor=None)
     f[0:3] = np.array([b"a", b"b", b"c"], dtype=object)
     case("bytes_default_fill", f)
+    # categorize: zarr-python 2 takes it as the object codec (with a FutureWarning); the last
+    # chunk stays missing (fill 0, read as the empty string).
+    labels = ["female", "male", "\u00e9t\u00e9", "x" * 300]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        g = root.create_dataset("categorize_zlib", shape=(8,), chunks=(3,), dtype=object,
+                                filters=[numcodecs.Categorize(labels, dtype=object)], compressor=numcodecs.Zlib(level=1))
+        g[0:6] = np.array(["male", "female", "", "\u00e9t\u00e9", "x" * 300, "male"], dtype=object)
+        h = root.create_dataset("categorize_u2_2d", shape=(3, 4), chunks=(2, 3), dtype=object, order="F",
+                                filters=[numcodecs.Categorize(labels[:2], dtype=object, astype=">u2")], compressor=None)
+        h[...] = np.array([["male", "female", "", "male"], ["", "", "female", "male"], ["female"] * 4], dtype=object)
+    case("categorize_zlib", g)
+    case("categorize_u2_2d", h)
 
     # Zarr v3 by hand: the registry's example documents, chunks from numcodecs.
     v3 = out / "v3.zarr"
@@ -99,6 +115,14 @@ def write(out):
                  {"1": vbytes.encode(np.array(BYTES[1:3], dtype=object))})
         cases.append({"path": name, "version": 3, "shape": [4],
                       "values": as_json([b"\x01\x02\x03"] * 2 + BYTES[1:3])})
+
+    cat = numcodecs.Categorize(labels, dtype=object)
+    v3_array("categorize", "string", "male", [
+        {"name": "numcodecs.categorize", "configuration": {"labels": labels, "dtype": "|O", "astype": "|u1"}},
+        {"name": "bytes"}, {"name": "zstd", "configuration": {"level": 3, "checksum": False}}],
+        [5], [2], {"0": zstd.encode(cat.encode(np.array(["", "female"], dtype=object)).tobytes()),
+                   "2": zstd.encode(cat.encode(np.array(["x" * 300, ""], dtype=object)).tobytes())})
+    cases.append({"path": "categorize", "version": 3, "shape": [5], "values": ["", "female", "male", "male", "x" * 300]})
 
     encoded = {
         "utf8_spec": base64.b64encode(utf8.encode(np.array(["a", ""], dtype=object))).decode(),

@@ -10,6 +10,7 @@ import zarr.codec.astype;
 import zarr.codec.bitround;
 import zarr.codec.blosc;
 import zarr.codec.bz2;
+import zarr.codec.categorize;
 import zarr.codec.checksum32;
 import zarr.codec.bytes;
 import zarr.codec.vlen;
@@ -60,7 +61,9 @@ const std::array builtin_codecs{
     array_to_array("numcodecs.bitround", make_numcodecs_bitround_codec),
     bytes_to_bytes("numcodecs.blosc", make_numcodecs_blosc_codec),
     bytes_to_bytes("numcodecs.bz2", make_bz2_codec),
+    array_to_array("numcodecs.categorize", make_categorize_codec),
     bytes_to_bytes("numcodecs.crc32", make_crc32_codec),
+    bytes_to_bytes("numcodecs.crc32c", make_numcodecs_crc32c_codec),
     array_to_array("numcodecs.delta", make_delta_codec),
     array_to_array("numcodecs.fixedscaleoffset", make_fixedscaleoffset_codec),
     bytes_to_bytes("numcodecs.fletcher32", make_fletcher32_codec),

@@ -316,6 +316,87 @@ BOOST_AUTO_TEST_CASE(resize_resets_what_falls_outside) {
 
 BOOST_AUTO_TEST_SUITE_END()
 
+// numcodecs.categorize (docs/decisions.md 62): strings stored as their labels' numbers, with the
+// example of numcodecs' documentation (Categorize(labels=['female', 'male'], dtype=object)
+// encodes ['male', 'female', 'female', 'male'] as [2, 1, 1, 2]).
+BOOST_AUTO_TEST_SUITE(categorize)
+
+constexpr const char* categorize_codecs =
+    R"([{"name": "numcodecs.categorize", "configuration": {"labels": ["female", "male"], "dtype": "|O"}}, {"name": "bytes"}])";
+
+BOOST_AUTO_TEST_CASE(stores_the_label_numbers_numcodecs_documents) {
+  auto store = std::make_shared<zarr::memory_store>();
+  auto a = zarr::array::create(store, "a", string_array({6}, {6}, "string", R"("")", categorize_codecs));
+  a.write_strings(zarr::region{{0}, {6}}, strings{"male", "female", "female", "male", "", "male"});
+  BOOST_TEST(from_bytes(*store->get("a/c/0")) == bytes_of({2, 1, 1, 2, 0, 2}));
+  BOOST_TEST(a.read_strings(zarr::region{{1}, {5}}) == (strings{"female", "female", "male", ""}),
+             boost::test_tools::per_element());
+  // The resolved configuration names the default astype.
+  BOOST_TEST(json::serialize(chain_of(a.metadata()).to_json().as_array()[0]) ==
+             R"({"name":"numcodecs.categorize","configuration":{"labels":["female","male"],"dtype":"|O","astype":"|u1"}})");
+}
+
+BOOST_AUTO_TEST_CASE(a_string_that_is_no_label_is_refused_before_anything_is_stored) {
+  auto store = std::make_shared<zarr::memory_store>();
+  auto a = zarr::array::create(store, "a", string_array({4}, {2}, "string", R"("")", categorize_codecs));
+  // numcodecs would store 0 and read "" back.
+  ZARR_CHECK_ERROR(a.write_strings(zarr::region{{0}, {4}}, strings{"male", "female", "unexpected", "male"}),
+                   zarr::errc::invalid_value, "element 0: expected one of the labels or the empty string, got \"unexpected\"");
+  BOOST_TEST(!store->get("a/c/0").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(numbers_past_the_labels_are_corrupt_and_sharding_and_wider_types_work) {
+  const auto m = string_array({3}, {3}, "string", R"("")", categorize_codecs);
+  const auto c = chain_of(m);
+  strings out(3);
+  ZARR_CHECK_ERROR(c.decode_elements(as_bytes(bytes_of({1, 3, 0})), out), zarr::errc::corrupt_chunk,
+                   "element 1: expected a label number from 0 to 2, got 3");
+  ZARR_CHECK_ERROR(c.decode_elements(as_bytes(bytes_of({1, 2})), out), zarr::errc::corrupt_chunk, "expected 3 numbers");
+  // A signed big-endian astype: -1 is no label's number.
+  const auto wide = chain_of(string_array({2}, {2}, "string", R"("")",
+      R"([{"name": "numcodecs.categorize", "configuration": {"labels": ["a", "b", "c"], "dtype": "|O", "astype": ">i2"}},
+          {"name": "bytes", "configuration": {"endian": "big"}}])"));
+  BOOST_TEST(from_bytes(wide.encode_elements(strings{"c", "a"})) == bytes_of({0, 3, 0, 1}));
+  ZARR_CHECK_ERROR(wide.decode_elements(as_bytes(bytes_of({0xff, 0xff, 0, 1})), out), zarr::errc::corrupt_chunk, "got -1");
+  // Inside a shard: the inner chunks hold numbers, an inner chunk of only "" is not stored.
+  auto store = std::make_shared<zarr::memory_store>();
+  auto s = zarr::array::create(store, "s", string_array({8}, {8}, "string", R"("male")",
+      R"([{"name": "numcodecs.categorize", "configuration": {"labels": ["female", "male"], "dtype": "|O"}},
+          {"name": "sharding_indexed", "configuration": {"chunk_shape": [2], "codecs": [{"name": "bytes"}],
+           "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])"));
+  const strings values{"male", "female", "", "", "female", "female", "male", ""};
+  s.write_strings(zarr::region{{0}, {8}}, values);
+  BOOST_TEST(s.read_strings(zarr::region{{0}, {8}}) == values, boost::test_tools::per_element());
+  BOOST_TEST(store->get("s/c/0")->size() == 3 * 2 + 4 * 16);  // three inner chunks of two numbers, the index
+}
+
+BOOST_AUTO_TEST_CASE(configurations_it_cannot_hold_are_refused_naming_the_field) {
+  const auto open = [](const char* type, const std::string& config) {
+    return zarr::array::create(std::make_shared<zarr::memory_store>(), "a",
+                               string_array({4}, {2}, type, type == std::string("string") ? R"("")" : "0",
+                                            (R"([{"name": "numcodecs.categorize", "configuration": )" + config +
+                                             R"(}, {"name": "bytes"}])").c_str()));
+  };
+  ZARR_CHECK_ERROR(open("string", R"({"labels": ["a"], "dtype": "<U5"})"), zarr::errc::unsupported,
+                   "codecs[0].configuration.dtype: expected \"|O\"");
+  ZARR_CHECK_ERROR(open("string", R"({"labels": ["a"]})"), zarr::errc::invalid_metadata, "codecs[0].configuration.dtype");
+  ZARR_CHECK_ERROR(open("string", R"({"labels": ["a", 1], "dtype": "|O"})"), zarr::errc::invalid_metadata,
+                   "codecs[0].configuration.labels[1]: expected a string, got 1");
+  ZARR_CHECK_ERROR(open("string", R"({"labels": ["a"], "dtype": "|O", "astype": "<f4"})"), zarr::errc::unsupported,
+                   "codecs[0].configuration.astype: expected a NumPy integer type");
+  json::array many;
+  for (int i = 0; i < 256; ++i) many.emplace_back(std::to_string(i));
+  ZARR_CHECK_ERROR(open("string", R"({"labels": )" + json::serialize(many) + R"(, "dtype": "|O"})"), zarr::errc::invalid_metadata,
+                   "codecs[0].configuration.labels: expected at most 255 labels for uint8, got 256");
+  BOOST_CHECK_NO_THROW(open("string", R"({"labels": )" + json::serialize(many) + R"(, "dtype": "|O", "astype": "<u2"})"));
+  ZARR_CHECK_ERROR(open("int32", R"({"labels": ["a"], "dtype": "|O"})"), zarr::errc::unsupported,
+                   "codecs[0] (numcodecs.categorize): expected an array of data type string, got int32");
+  ZARR_CHECK_ERROR(open("string", R"({"labels": ["a"], "dtype": "|O", "x": 1})"), zarr::errc::invalid_metadata,
+                   "codecs[0].configuration");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
 BOOST_AUTO_TEST_SUITE(string_builder)
 
 // An array of strings from C++ values: the vlen codec of the type by default.

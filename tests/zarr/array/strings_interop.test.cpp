@@ -79,8 +79,8 @@ BOOST_AUTO_TEST_CASE(what_zarr_python_2_and_numcodecs_write_reads_exactly) {
       ++(is_v2 ? v2 : v3);
     }
   }
-  BOOST_TEST(v2 == 6u);
-  BOOST_TEST(v3 == 4u);
+  BOOST_TEST(v2 == 8u);
+  BOOST_TEST(v3 == 5u);
   // numcodecs' own encoding of whole chunks is ours, byte for byte.
   const auto chunks = json::parse(zarr_test::file_text(dir / "chunks.json")).as_object();
   const auto text = expected_values(manifest.at("text").as_array());
@@ -128,6 +128,17 @@ BOOST_AUTO_TEST_CASE(zarr_python_2_reads_what_we_write_as_v2) {
   BOOST_TEST(zarray.at("dtype") == "|O");
   BOOST_TEST(zarray.at("fill_value") == 0);
   BOOST_TEST(json::serialize(zarray.at("filters")) == R"([{"id":"vlen-bytes"}])");
+  // numcodecs.categorize (docs/decisions.md 62): the labels' numbers in two bytes, big-endian.
+  auto c = zarr::array::create(store, "categories", zarr::array_metadata::parse_v2(
+      R"({"zarr_format": 2, "shape": [5], "chunks": [2], "dtype": "|O", "order": "C", "fill_value": 0, "filters":
+          [{"id": "categorize", "labels": ["été", "hiver"], "dtype": "|O", "astype": ">u2"}],
+          "compressor": {"id": "zstd", "level": 2}})"));
+  const strings seasons{"hiver", "", "été", "hiver"};
+  c.write_strings(zarr::region{{0}, {4}}, seasons);
+  const auto k = read("categories");
+  BOOST_TEST_REQUIRE(k.has_value());
+  BOOST_TEST(expected_values(k->at("values").as_array()) == (strings{seasons[0], seasons[1], seasons[2], seasons[3], ""}),
+             boost::test_tools::per_element());
 }
 
 // docs/decisions.md 61: a Zarr v2 bytes fill value other than empty has no form, and object

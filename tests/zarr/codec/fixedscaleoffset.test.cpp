@@ -267,6 +267,20 @@ BOOST_AUTO_TEST_CASE(decode_overflow_to_infinity_in_a_float_dtype_is_an_error) {
   ZARR_CHECK_ERROR(c.decode(octets({1, 100})), errc::out_of_range, "element 1");
 }
 
+// "astype": null, as other implementations write numcodecs' default: the dtype itself, so the
+// codec decodes float64 from float64 and converts to scale_offset alone (no cast_value).
+BOOST_AUTO_TEST_CASE(astype_null_is_the_dtype_itself) {
+  const auto c = fso_chain(R"({"scale": 4, "offset": 1, "dtype": "<f8", "astype": null})", spec({2}, data_type::float64));
+  BOOST_TEST(from_bytes<double>(c.decode(to_bytes(std::vector<double>{2.0, -6.0}))) == (std::vector<double>{1.5, -0.5}),
+             boost::test_tools::per_element());
+  BOOST_TEST(zarr::fixedscaleoffset_to_scale_offset(codec_of(c).configuration()).size() == 1u);
+  // Null for an integer dtype: decoded as int16, not refused as a missing type.
+  const auto i = fso_chain(R"({"scale": 1, "offset": 3, "dtype": "<i2", "astype": null})", spec({2}, data_type::int16));
+  BOOST_TEST(from_bytes<std::int16_t>(i.decode(to_bytes(std::vector<std::int16_t>{-5, 7}))) ==
+                 (std::vector<std::int16_t>{-2, 10}),
+             boost::test_tools::per_element());
+}
+
 // ---------------------------------------------------------------- conversion to scale_offset
 
 BOOST_AUTO_TEST_CASE(converts_to_scale_offset_and_cast_value) {

@@ -187,6 +187,41 @@ BOOST_AUTO_TEST_CASE(put_the_fletcher32_and_jenkins_lookup3_checksums_last) {
                    zarr::errc::invalid_metadata, "codecs[1].configuration.location");
 }
 
+// numcodecs.crc32c (zarr-extensions codecs/numcodecs.crc32c, numcodecs >= 0.13's CRC32C): the
+// crc32c codec's checksum, last by default; "location" moves it, for crc32 and adler32 too.
+BOOST_AUTO_TEST_CASE(numcodecs_crc32c_and_the_location_of_a_checksum) {
+  const auto data = octets("123456789");
+  const auto end = bytes_chain(R"({"name": "numcodecs.crc32c"})", 9);
+  auto appended = data;
+  for (const auto b : hex("839206e3")) appended.push_back(b);  // CRC-32C("123456789") = 0xE3069283, RFC 3720
+  BOOST_TEST(zarr_test::same(end.encode(std::span<const std::byte>(data)), appended));
+  BOOST_TEST(zarr_test::same(end.decode(appended), data));
+  BOOST_TEST(json::value(end.to_json()).as_array()[1] ==
+             zarr::parse_json(R"({"name": "numcodecs.crc32c", "configuration": {"location": "end"}})"));
+  auto first = hex("839206e3");
+  for (const auto b : data) first.push_back(b);
+  const auto start = bytes_chain(R"({"name": "numcodecs.crc32c", "configuration": {"location": "start"}})", 9);
+  BOOST_TEST(zarr_test::same(start.encode(std::span<const std::byte>(data)), first));
+  ZARR_CHECK_ERROR(start.decode(appended), zarr::errc::corrupt_chunk, "codecs[1] (numcodecs.crc32c): expected checksum 0x");
+  // crc32 at the end: zlib's CRC-32("123456789") = 0xCBF43926 after the data, the place written.
+  const auto crc32_end = bytes_chain(R"({"name": "numcodecs.crc32", "configuration": {"location": "end"}})", 9);
+  auto crc32_appended = data;
+  for (const auto b : hex("2639f4cb")) crc32_appended.push_back(b);
+  BOOST_TEST(zarr_test::same(crc32_end.encode(std::span<const std::byte>(data)), crc32_appended));
+  BOOST_TEST(json::value(crc32_end.to_json()).as_array()[1] ==
+             zarr::parse_json(R"({"name": "numcodecs.crc32", "configuration": {"location": "end"}})"));
+  // At its numcodecs 0.11 place, nothing is written: numcodecs 0.11 takes no "location".
+  BOOST_TEST(json::value(bytes_chain(R"({"name": "numcodecs.adler32", "configuration": {"location": "start"}})", 9).to_json())
+                 .as_array()[1] == zarr::parse_json(R"({"name": "numcodecs.adler32", "configuration": {}})"));
+  ZARR_CHECK_ERROR(bytes_chain(R"({"name": "numcodecs.crc32c", "configuration": {"location": "middle"}})", 9),
+                   zarr::errc::invalid_metadata, "codecs[1].configuration.location: expected \"start\" or \"end\", got \"middle\"");
+  // Zarr v2's id.
+  const auto m = zarr::array_metadata::parse_v2(R"({"zarr_format": 2, "shape": [9], "chunks": [9], "dtype": "|u1",
+      "order": "C", "fill_value": 0, "filters": [{"id": "crc32c", "location": "start"}], "compressor": null})");
+  BOOST_TEST(json::serialize(zarr::v2_codecs(m)).find(R"({"name":"numcodecs.crc32c","configuration":{"location":"start"}})") !=
+             std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(shuffles_bytes_by_position) {
   // numcodecs.Shuffle(4).encode(np.arange(3, dtype="<u4"))
   const auto c = chain(R"([{"name": "bytes", "configuration": {"endian": "little"}},

@@ -1,6 +1,7 @@
 // zarr.codec.checksum32: zlib's crc32 and adler32, the checksum first, and HDF5's fletcher32 and
-// Bob Jenkins' lookup3, the checksum last; always 4 bytes little-endian (numcodecs' "Checksum
-// codecs"; tools/numcodecs_checksums.py computes the tests' expected values independently).
+// Bob Jenkins' lookup3, the checksum last, and the Castagnoli crc32c, last unless its "location"
+// says otherwise; always 4 bytes little-endian (numcodecs' "Checksum codecs";
+// tools/numcodecs_checksums.py computes the tests' expected values independently).
 module;
 #include <algorithm>
 #include <climits>
@@ -9,12 +10,15 @@ module;
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
 #include <boost/json.hpp>
 #include <zlib.h>
 module zarr.codec.checksum32;
+
+import zarr.codec.crc32c;
 
 namespace zarr {
 namespace json = boost::json;
@@ -87,6 +91,7 @@ std::uint32_t jenkins_lookup3(std::span<const std::byte> data, std::uint32_t ini
 std::uint32_t checksum32(checksum32_kind kind, std::span<const std::byte> data, std::uint32_t initval) noexcept {
   if (kind == checksum32_kind::fletcher32) return fletcher32(data);
   if (kind == checksum32_kind::jenkins_lookup3) return jenkins_lookup3(data, initval);
+  if (kind == checksum32_kind::crc32c) return crc32c(data);
   uLong sum = kind == checksum32_kind::crc32 ? crc32(0, nullptr, 0) : adler32(0, nullptr, 0);
   const auto* p = reinterpret_cast<const Bytef*>(data.data());
   for (std::size_t left = data.size(); left > 0;) {  // zlib counts in uInt
@@ -98,14 +103,17 @@ std::uint32_t checksum32(checksum32_kind kind, std::span<const std::byte> data, 
   return static_cast<std::uint32_t>(sum);
 }
 
-checksum32_codec::checksum32_codec(checksum32_kind kind, std::string where, std::uint32_t initval)
-    : bytes_to_bytes_codec(std::move(where)), kind_(kind), initval_(initval) {}
+checksum32_codec::checksum32_codec(checksum32_kind kind, std::string where, std::uint32_t initval,
+                                   std::optional<bool> at_end)
+    : bytes_to_bytes_codec(std::move(where)), kind_(kind), initval_(initval),
+      at_end_(at_end.value_or(kind != checksum32_kind::crc32 && kind != checksum32_kind::adler32)) {}
 
 std::string_view checksum32_codec::name() const noexcept {
   switch (kind_) {
     case checksum32_kind::crc32: return "numcodecs.crc32";
     case checksum32_kind::adler32: return "numcodecs.adler32";
     case checksum32_kind::fletcher32: return "numcodecs.fletcher32";
+    case checksum32_kind::crc32c: return "numcodecs.crc32c";
     default: return "numcodecs.jenkins_lookup3";
   }
 }
@@ -113,25 +121,29 @@ std::string_view checksum32_codec::name() const noexcept {
 json::value checksum32_codec::to_json() const {
   json::object config;
   if (kind_ == checksum32_kind::jenkins_lookup3) config["initval"] = initval_;
+  // The place is written where numcodecs 0.13 has it and it is not numcodecs 0.11's only one
+  // (crc32 and adler32 first), so that numcodecs 0.11 still reads those.
+  if (kind_ == checksum32_kind::crc32c || at_end_ != (kind_ != checksum32_kind::crc32 && kind_ != checksum32_kind::adler32))
+    config["location"] = at_end_ ? "end" : "start";
   return json::object{{"name", name()}, {"configuration", std::move(config)}};
 }
 
 bytes checksum32_codec::encode(std::span<const std::byte> in) const {
   const auto sum = checksum32(kind_, in, initval_);
   bytes out(in.size() + 4);
-  const std::size_t at = at_end() ? in.size() : 0;
+  const std::size_t at = at_end_ ? in.size() : 0;
   for (std::size_t i = 0; i < 4; ++i) out[at + i] = static_cast<std::byte>(sum >> (8 * i));
-  if (!in.empty()) std::memcpy(out.data() + (at_end() ? 0 : 4), in.data(), in.size());
+  if (!in.empty()) std::memcpy(out.data() + (at_end_ ? 0 : 4), in.data(), in.size());
   return out;
 }
 
 std::span<const std::byte> checksum32_codec::checked_body(std::span<const std::byte> in) const {
   if (in.size() < 4)
     throw error(errc::corrupt_chunk, label() + ": expected at least 4 bytes (the checksum), got " + std::to_string(in.size()));
-  const std::size_t at = at_end() ? in.size() - 4 : 0;
+  const std::size_t at = at_end_ ? in.size() - 4 : 0;
   std::uint32_t stored = 0;
   for (std::size_t i = 0; i < 4; ++i) stored |= static_cast<std::uint32_t>(in[at + i]) << (8 * i);
-  const auto body = at_end() ? in.first(in.size() - 4) : in.subspan(4);
+  const auto body = at_end_ ? in.first(in.size() - 4) : in.subspan(4);
   const auto computed = checksum32(kind_, body, initval_);
   if (stored != computed) {
     char text[64];
@@ -158,14 +170,30 @@ void checksum32_codec::decode_into(std::span<const std::byte> in, std::span<std:
   if (!body.empty()) std::memcpy(out.data(), body.data(), body.size());
 }
 
+namespace {
+
+// numcodecs 0.13's Checksum32(location=None): "start" or "end"; nothing when absent or null.
+std::optional<bool> location_at_end(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx, {"location"});
+  const auto* location = config.if_contains("location");
+  if (location == nullptr || location->is_null()) return std::nullopt;
+  if (*location == "start" || *location == "end") return *location == "end";
+  throw error(errc::invalid_metadata, ctx.where + ".configuration.location: expected \"start\" or \"end\", got " +
+                                          json::serialize(*location));
+}
+
+}  // namespace
+
 std::unique_ptr<bytes_to_bytes_codec> make_crc32_codec(const codec_context& ctx) {
-  static_cast<void>(configuration_object(ctx, {}));
-  return std::make_unique<checksum32_codec>(checksum32_kind::crc32, ctx.where);
+  return std::make_unique<checksum32_codec>(checksum32_kind::crc32, ctx.where, 0, location_at_end(ctx));
 }
 
 std::unique_ptr<bytes_to_bytes_codec> make_adler32_codec(const codec_context& ctx) {
-  static_cast<void>(configuration_object(ctx, {}));
-  return std::make_unique<checksum32_codec>(checksum32_kind::adler32, ctx.where);
+  return std::make_unique<checksum32_codec>(checksum32_kind::adler32, ctx.where, 0, location_at_end(ctx));
+}
+
+std::unique_ptr<bytes_to_bytes_codec> make_numcodecs_crc32c_codec(const codec_context& ctx) {
+  return std::make_unique<checksum32_codec>(checksum32_kind::crc32c, ctx.where, 0, location_at_end(ctx));
 }
 
 std::unique_ptr<bytes_to_bytes_codec> make_fletcher32_codec(const codec_context& ctx) {

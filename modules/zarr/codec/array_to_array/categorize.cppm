@@ -1,0 +1,56 @@
+// zarr.codec.categorize: numcodecs' `categorize` array -> array codec (numcodecs documentation,
+// "Categorize"): each string of a `string` array becomes its label's number, 1 for the first
+// label, and 0 for the empty string when no label is empty; decoding gives the labels back, 0
+// the empty string. Configuration: v2 {"id": "categorize", "labels": ["female", "male"],
+// "dtype": "|O", "astype": "|u1"}, v3 {"name": "numcodecs.categorize", "configuration": {...the
+// same...}} (astype absent: "|u1"). docs/decisions.md 62: a string that is no label, which
+// numcodecs stores as 0 and reads back as "", is an error; so is a stored number past the labels.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+#include <boost/json/value.hpp>
+export module zarr.codec.categorize;
+
+export import zarr.codec;
+
+export namespace zarr {
+
+class categorize_codec final : public array_to_array_codec {
+ public:
+  // `decoded.type` is string; `encode_type` an integer type with room for labels.size().
+  categorize_codec(std::vector<std::string> labels, data_type encode_type, const chunk_spec& decoded, std::string where);
+
+  [[nodiscard]] std::string_view name() const noexcept override { return "numcodecs.categorize"; }
+  [[nodiscard]] boost::json::value to_json() const override;
+  [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
+  [[nodiscard]] const chunk_spec& encoded() const noexcept override { return encoded_; }
+  [[nodiscard]] const std::vector<std::string>& labels() const noexcept { return labels_; }
+
+  [[nodiscard]] bool takes_elements() const noexcept override { return true; }
+  // errc::invalid_value naming the element for a string that is neither a label nor empty.
+  [[nodiscard]] bytes encode_elements(std::span<const std::string> elements) const override;
+  // errc::corrupt_chunk naming the element for a number that is no label's (negative, or past
+  // the last label).
+  void decode_elements(std::span<const std::byte> in, std::span<std::string> out) const override;
+
+ protected:
+  // The buffer paths: errc::invalid_argument (strings go through the two above).
+  [[nodiscard]] bytes do_encode(bytes in) const override;
+  [[nodiscard]] bytes do_decode(bytes in) const override;
+
+ private:
+  std::vector<std::string> labels_;
+  std::unordered_map<std::string, std::uint64_t> numbers_;  // label -> its number (the last, as numcodecs)
+  chunk_spec decoded_;
+  chunk_spec encoded_;
+};
+
+[[nodiscard]] std::unique_ptr<array_to_array_codec> make_categorize_codec(const codec_context& ctx);
+
+}  // namespace zarr

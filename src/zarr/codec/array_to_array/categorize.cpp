@@ -1,0 +1,132 @@
+// zarr.codec.categorize: strings to label numbers and back (numcodecs documentation,
+// "Categorize"; docs/decisions.md 62).
+module;
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+#include <boost/json.hpp>
+module zarr.codec.categorize;
+
+import zarr.text;
+
+namespace zarr {
+namespace json = boost::json;
+
+categorize_codec::categorize_codec(std::vector<std::string> labels, data_type encode_type, const chunk_spec& decoded,
+                                   std::string where)
+    : array_to_array_codec(std::move(where)), labels_(std::move(labels)), decoded_(decoded), encoded_(decoded) {
+  for (std::size_t i = 0; i < labels_.size(); ++i) numbers_[labels_[i]] = i + 1;  // a repeated label: its last number
+  encoded_.type = encode_type;
+  // The number of the empty string, which is what a chunk of the array's missing elements holds
+  // where the rest of the chain needs a fill (sharding's absent inner chunks).
+  const auto empty = numbers_.find(std::string());
+  const std::uint64_t fill = empty == numbers_.end() ? 0 : empty->second;
+  encoded_.fill = scalar{encode_type, {}};
+  std::memcpy(encoded_.fill.bytes().data(), &fill, static_cast<std::size_t>(info(encode_type).size));
+}
+
+json::value categorize_codec::to_json() const {
+  json::array labels;
+  for (const auto& l : labels_) labels.emplace_back(l);
+  return json::object{{"name", name()},
+                      {"configuration", json::object{{"labels", std::move(labels)},
+                                                     {"dtype", "|O"},
+                                                     {"astype", *numpy_dtype_string(encoded_.type, '<')}}}};
+}
+
+bytes categorize_codec::encode_elements(std::span<const std::string> elements) const {
+  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
+  if (elements.size() != decoded_.num_elements())
+    throw error(errc::invalid_argument, label() + ": expected " + std::to_string(decoded_.num_elements()) +
+                                            " elements, got " + std::to_string(elements.size()));
+  bytes out(elements.size() * size);
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    std::uint64_t number = 0;
+    if (const auto found = numbers_.find(elements[i]); found != numbers_.end()) {
+      number = found->second;
+    } else if (!elements[i].empty()) {  // numcodecs would store 0 and read "" back: data lost
+      const auto shown = elements[i].size() > 64 ? elements[i].substr(0, 64) + "..." : elements[i];
+      throw error(errc::invalid_value, label() + ", element " + std::to_string(i) +
+                                           ": expected one of the labels or the empty string, got " +
+                                           json::serialize(json::value(shown)));
+    }
+    std::memcpy(out.data() + i * size, &number, size);  // little-endian hosts: the low bytes
+  }
+  return out;
+}
+
+void categorize_codec::decode_elements(std::span<const std::byte> in, std::span<std::string> out) const {
+  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
+  const bool is_signed = info(encoded_.type).kind == dtype_kind::signed_integer;
+  if (in.size() != out.size() * size || out.size() != decoded_.num_elements())
+    throw error(errc::corrupt_chunk, label() + ": expected " + std::to_string(decoded_.num_elements()) + " numbers of " +
+                                         std::to_string(size) + " bytes, got " + std::to_string(in.size()) + " bytes");
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::uint64_t number = 0;
+    std::memcpy(&number, in.data() + i * size, size);
+    const bool negative = is_signed && (number >> (8 * size - 1)) != 0;
+    if (number == 0) {
+      out[i].clear();
+    } else if (negative || number > labels_.size()) {
+      const auto shown = negative ? std::to_string(static_cast<std::int64_t>(number | (size == 8 ? 0 : ~std::uint64_t{0} << (8 * size))))
+                                  : std::to_string(number);
+      throw error(errc::corrupt_chunk, label() + ", element " + std::to_string(i) + ": expected a label number from 0 to " +
+                                           std::to_string(labels_.size()) + ", got " + shown);
+    } else {
+      out[i] = labels_[static_cast<std::size_t>(number - 1)];
+    }
+  }
+}
+
+bytes categorize_codec::do_encode(bytes /*in*/) const {
+  throw error(errc::invalid_argument, label() + ": expected strings, got a chunk buffer");
+}
+
+bytes categorize_codec::do_decode(bytes /*in*/) const {
+  throw error(errc::invalid_argument, label() + ": decodes to strings, not to a chunk buffer");
+}
+
+std::unique_ptr<array_to_array_codec> make_categorize_codec(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx, {"labels", "dtype", "astype"});
+  const auto at = ctx.where + ".configuration.";
+  if (ctx.decoded.type != data_type::string)
+    throw error(errc::unsupported, ctx.where + " (numcodecs.categorize): expected an array of data type string, got " +
+                                       std::string(name(ctx.decoded.type)));
+  const auto& dtype = required_member(config, "dtype", ctx.where, "\"|O\"");
+  if (dtype != json::value("|O"))
+    throw error(errc::unsupported, at + "dtype: expected \"|O\" (NumPy's object type, the strings of a string array), got " +
+                                       json::serialize(dtype));
+  const auto* list = required_member(config, "labels", ctx.where, "an array of strings").if_array();
+  if (list == nullptr) throw error(errc::invalid_metadata, at + "labels: expected an array of strings, got another value");
+  std::vector<std::string> labels;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const auto* s = (*list)[i].if_string();
+    if (s == nullptr || invalid_utf8_at(*s))
+      throw error(errc::invalid_metadata, at + "labels[" + std::to_string(i) + "]: expected a string, got " +
+                                              json::serialize((*list)[i]));
+    labels.emplace_back(*s);
+  }
+  data_type encode_type = data_type::uint8;
+  if (const auto* astype = config.if_contains("astype"); astype != nullptr && !astype->is_null()) {
+    const auto* s = astype->if_string();
+    const auto t = s ? parse_numpy_dtype(*s) : std::nullopt;
+    if (!t || !is_integer(t->type) || info(t->type).bits < 8)
+      throw error(errc::unsupported, at + "astype: expected a NumPy integer type (\"|u1\", \"<u2\", ...), got " +
+                                         json::serialize(*astype));
+    encode_type = t->type;
+  }
+  if (labels.size() > info(encode_type).max)
+    throw error(errc::invalid_metadata, at + "labels: expected at most " + std::to_string(info(encode_type).max) +
+                                            " labels for " + std::string(name(encode_type)) + ", got " +
+                                            std::to_string(labels.size()));
+  return std::make_unique<categorize_codec>(std::move(labels), encode_type, ctx.decoded, ctx.where);
+}
+
+}  // namespace zarr
