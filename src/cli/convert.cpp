@@ -187,7 +187,10 @@ std::vector<std::string> v3_to_v2(zarr::array_metadata& meta) {
   }
   const auto pair_up = [&](const json::value& config, const std::string& what) {
     while (chain.at(next).at("name") == "bytes") ++next;
-    mapped.push_back(std::string(chain.at(next++).at("name").as_string()) + " -> " + what + " " + json::serialize(config));
+    std::string from(chain.at(next++).at("name").as_string());
+    // A scale_offset and its cast_value make one fixedscaleoffset (docs/decisions.md 54).
+    if (from == "scale_offset" && config.at("id") == "fixedscaleoffset") from += " + " + std::string(chain.at(next++).at("name").as_string());
+    mapped.push_back(from + " -> " + what + " " + json::serialize(config));
   };
   if (const auto* filters = fields.filters.if_array())
     for (std::size_t i = 0; i < filters->size(); ++i) pair_up((*filters)[i], "filters[" + std::to_string(i) + "]");

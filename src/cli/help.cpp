@@ -80,8 +80,10 @@ std::optional<std::string> help_text(std::string_view command) {
            "  same bytes, order F as transpose, _ARRAY_DIMENSIONS as dimension_names, the default\n"
            "  chunk keys; each mapping is printed. --format 2 writes Zarr v2: a v2 SRC as it is, a\n"
            "  v3 SRC (after --codecs) with its codecs as order, filters and compressor, its\n"
-           "  dimension_names as _ARRAY_DIMENSIONS, each mapping printed; a codec or type that\n"
-           "  Zarr v2 lacks (sharding, crc32c, scale_offset, bfloat16, ...) is an error naming it.\n"
+           "  dimension_names as _ARRAY_DIMENSIONS, each mapping printed (scale_offset with its\n"
+           "  cast_value as numcodecs' fixedscaleoffset where both compute the same values); a\n"
+           "  codec or type that Zarr v2 lacks (sharding, crc32c, reshape, bfloat16, ...) is an\n"
+           "  error naming it.\n"
            "  Chunks missing from a v2 SRC without a fill value stay missing.\n";
   if (command == "consolidate")
     return "zarr3 consolidate PATH\n"

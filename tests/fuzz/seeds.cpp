@@ -282,7 +282,7 @@ void library_array_seeds() {
     seed("array_read", "library" + std::to_string(i), records_of(*s));
     seed("zarr_json", "library" + std::to_string(i), text_of(*s->get("zarr.json")));
   }
-  // numcodecs.fixedscaleoffset is read only: its chunks are written by hand (int16 values).
+  // numcodecs.fixedscaleoffset: its chunks written by hand (int16 values, the most negative among them).
   const std::string fso = R"({"zarr_format": 3, "node_type": "array", "shape": [6], "data_type": "float64",
       "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
       "chunk_key_encoding": {"name": "default"}, "fill_value": 0.5,

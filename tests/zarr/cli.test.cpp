@@ -470,7 +470,7 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(cli_convert_legacy)
 
 // zarr-extensions codecs/scale_offset "Conversion example": a float32 array stored through
-// numcodecs.fixedscaleoffset (read only) migrates to [scale_offset, cast_value].
+// numcodecs.fixedscaleoffset migrates to [scale_offset, cast_value].
 BOOST_AUTO_TEST_CASE(convert_migrates_fixedscaleoffset_to_scale_offset_and_cast_value) {
   const auto dir = zarr_test::scratch_dir();
   const auto src = dir / "legacy.zarr";
@@ -484,10 +484,16 @@ BOOST_AUTO_TEST_CASE(convert_migrates_fixedscaleoffset_to_scale_offset_and_cast_
   const auto before = zarr3("read " + q(src) + " --format json");
   BOOST_TEST_REQUIRE(before.status == 0);
   BOOST_TEST(zarr::parse_json(before.out) == zarr::parse_json("[10, 20, 60, 100]"));
-  // writing through the legacy codec is refused with the way out
+  // writing through the legacy codec encodes as numcodecs does (docs/decisions.md 54): the same
+  // values give the same bytes; values below the offset have no uint8 form, where NumPy's cast
+  // is undefined, and are refused
+  std::ofstream(dir / "same.json") << "[10, 20, 60, 100]";
+  const auto written = zarr3("write " + q(src) + " --input " + q(dir / "same.json"));
+  BOOST_TEST(written.status == 0, written.err);
   std::ofstream(dir / "v.json") << "[1, 2, 3, 4]";
   const auto refused = zarr3("write " + q(src) + " --input " + q(dir / "v.json"));
   BOOST_TEST(refused.status == 1);
+  BOOST_TEST(refused.err.find("(numcodecs.fixedscaleoffset) encode, element 0") != std::string::npos, refused.err);
 
   const auto dst = dir / "migrated.zarr";
   const auto converted = zarr3("convert " + q(src) + " " + q(dst));

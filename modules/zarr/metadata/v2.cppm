@@ -3,6 +3,7 @@
 // same bytes, and the numcodecs configurations ({"id": "zlib", "level": 1}) as Zarr v3 codecs;
 // and back: the v2 form of a Zarr v3 chain, where v2 has one.
 module;
+#include <cstddef>
 #include <string_view>
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
@@ -34,8 +35,23 @@ export namespace zarr {
 // bz2, lzma, lz4), which is the compressor. Every NumPy type string in the filters takes the
 // byte order of the stored data, as zarr-python 2 views each chunk in the dtype's. Throws
 // zarr::error (unsupported) naming `codecs[i]` and what Zarr v2 lacks for anything else
-// (sharding, crc32c, scale_offset, cast_value, reshape, zfp, packbits, conditional, another
-// transpose, a data type NumPy does not have); the result is checked by mapping it back.
+// (sharding, crc32c, reshape, zfp, packbits, conditional, another transpose, a data type NumPy
+// does not have; scale_offset and cast_value except as below); the result is checked by mapping
+// it back. A `scale_offset` followed by a `cast_value` is `fixedscaleoffset` where
+// scale_offset_to_fixedscaleoffset allows it.
 [[nodiscard]] v2_array_fields v3_codecs_to_v2(const array_metadata& m);
+
+// The numcodecs `fixedscaleoffset` filter ({"id", "offset", "scale", "dtype", "astype"}, NumPy type
+// strings in `byte_order`) that the `scale_offset` codecs[i] and the codec after it, `next` (a
+// `cast_value`; nullptr when there is none), make together, where numcodecs 0.11 reads and
+// writes the same values (docs/decisions.md 54): the pair must be exactly what decision 18 reads
+// that filter as (a float16/32/64 dtype, an integer astype, rounding "nearest-even",
+// out_of_range "wrap", no scalar_map), numcodecs must compute its encode in the dtype, and its
+// float64 decode must give what scale_offset's decode in the dtype gives (float64, or every
+// encoded value of at most 16 bits tried). Throws zarr::error (unsupported) naming `codecs[i]`
+// (or `codecs[i + 1]`) and the reason otherwise.
+[[nodiscard]] boost::json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_offset,
+                                                                   const array_to_array_codec* next, std::size_t i,
+                                                                   char byte_order);
 
 }  // namespace zarr

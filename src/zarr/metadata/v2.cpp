@@ -3,13 +3,24 @@
 // configurations, https://numcodecs.readthedocs.io), and the way back from a Zarr v3 chain.
 module;
 #include <array>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 #include <boost/json.hpp>
 module zarr.metadata.v2;
+
+import zarr.arithmetic;
+import zarr.codec.cast_value;
+import zarr.codec.fixedscaleoffset;
+import zarr.codec.scale_offset;
+import zarr.fill_value;
 
 namespace zarr {
 namespace json = boost::json;
@@ -122,7 +133,8 @@ std::string_view why_not_v2(std::string_view name) {
       {"sharding_indexed", "Zarr v2 has no shards"},
       {"crc32c", "numcodecs 0.11 has no crc32c (numcodecs.crc32 is another checksum)"},
       {"scale_offset", "no numcodecs filter computes it exactly (numcodecs.fixedscaleoffset rounds in NumPy's way)"},
-      {"cast_value", "no numcodecs filter has its rounding and out-of-range modes"},
+      {"cast_value", "no numcodecs filter has its rounding and out-of-range modes, except as numcodecs.fixedscaleoffset "
+                     "right after a scale_offset (docs/decisions.md 54)"},
       {"packbits", "numcodecs.packbits is another layout: bool only, a padding byte first"},
       {"zfp", "numcodecs' zfpy is not the zfp codec's stream"},
       {"reshape", "numcodecs has no such filter"},
@@ -191,13 +203,139 @@ json::value same_bytes_form(json::value chain) {
   return chain;
 }
 
+// The first value of `astype` (at most 16 bits: every one is tried) that numcodecs' decode of
+// `fixedscaleoffset` (a Zarr v3 codec object) and the chain `pair` decode differently, with
+// both answers; nothing when they agree on all (the same bits, or an error from both).
+std::optional<std::string> first_decode_difference(const json::object& fixedscaleoffset, const json::array& pair,
+                                                   const chunk_spec& decoded, data_type astype) {
+  const auto size = static_cast<std::size_t>(info(astype).size);
+  const std::size_t n = std::size_t{1} << info(astype).bits;
+  const json::object bytes_codec{{"name", "bytes"}, {"configuration", json::object{{"endian", "little"}}}};
+  const auto chains = [&](std::uint64_t elements) {
+    chunk_spec s = decoded;
+    s.shape = {elements};
+    json::array theirs{fixedscaleoffset, bytes_codec}, ours = pair;
+    ours.push_back(bytes_codec);
+    return std::pair<codec_chain, codec_chain>{codec_chain(theirs, s), codec_chain(ours, s)};
+  };
+  const auto decode = [](const codec_chain& c, std::span<const std::byte> in) -> std::optional<bytes> {
+    try {
+      return c.decode(in);
+    } catch (const error&) {
+      return std::nullopt;
+    }
+  };
+  bytes all(n * size);
+  for (std::size_t e = 0; e < n; ++e) std::memcpy(all.data() + e * size, &e, size);  // little-endian hosts
+  {
+    const auto [theirs, ours] = chains(n);
+    const auto a = decode(theirs, all), b = decode(ours, all);
+    if (a && b && *a == *b) return std::nullopt;
+  }
+  const auto [theirs, ours] = chains(1);
+  const auto text = [&](const std::optional<bytes>& v) {
+    if (!v) return std::string("an error");
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, v->data(), v->size());
+    return format_value(decoded.type, bits);
+  };
+  for (std::size_t e = 0; e < n; ++e) {
+    const std::span<const std::byte> one(all.data() + e * size, size);
+    const auto a = decode(theirs, one), b = decode(ours, one);
+    if (a.has_value() == b.has_value() && (!a || *a == *b)) continue;
+    return "the encoded " + std::string(name(astype)) + " " + format_value(astype, e) + " decodes to " + text(a) +
+           " in numcodecs (float64 arithmetic, rounded once to " + std::string(name(decoded.type)) + ") and to " + text(b) +
+           " in scale_offset (" + std::string(name(decoded.type)) + " arithmetic)";
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_offset, const array_to_array_codec* next,
+                                              std::size_t i, char byte_order) {
+  const auto at = [](std::size_t k) { return "codecs[" + std::to_string(k) + "]"; };
+  const auto refuse = [&](std::size_t k, const std::string& why) {
+    return error(errc::unsupported, at(k) + ": expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset "
+                                            "reads and writes alike (docs/decisions.md 54), got " + why);
+  };
+  const auto* so = dynamic_cast<const scale_offset_codec*>(&scale_offset);
+  if (so == nullptr) throw refuse(i, "\"" + std::string(scale_offset.name()) + "\"");
+  const chunk_spec& decoded = so->decoded();
+  const data_type dtype = decoded.type;
+  const auto type_name = [](data_type t) { return std::string(name(t)); };
+  if (dtype != data_type::float16 && dtype != data_type::float32 && dtype != data_type::float64)
+    throw refuse(i, "a scale_offset on " + type_name(dtype) + " (numcodecs decodes through float64 and truncates to " +
+                        "an integer dtype, where scale_offset divides exactly; only float16, float32 and float64 map)");
+  const auto* cv = dynamic_cast<const cast_value_codec*>(next);
+  if (cv == nullptr)
+    throw refuse(i, "a scale_offset without a cast_value after it (numcodecs rounds (x - offset) * scale to an integer, "
+                    "scale_offset alone does not)");
+  const auto& cast = cv->configuration();
+  const data_type astype = cast.type;
+  if (!is_integer(astype) || !numpy_dtype_string(astype, '<'))
+    throw refuse(i + 1, "a cast_value to " + type_name(astype) + " (numcodecs rounds to an integer before it casts; only "
+                                                               "integer data types map)");
+  if (cast.rounding != rounding_mode::nearest_even)
+    throw refuse(i + 1, "rounding \"" + std::string(to_string(cast.rounding)) + "\" (numcodecs rounds half to even, np.around)");
+  if (cast.out_of_range != out_of_range_mode::wrap)
+    throw refuse(i + 1, "out_of_range " + (cast.out_of_range == out_of_range_mode::error ? std::string("absent")
+                                                                                       : "\"" + std::string(to_string(cast.out_of_range)) + "\"") +
+                            " (numcodecs.fixedscaleoffset reads as [scale_offset, cast_value] with out_of_range \"wrap\", decision 18)");
+  if (!cast.encode_map.empty() || !cast.decode_map.empty())
+    throw refuse(i + 1, "a scalar_map (numcodecs.fixedscaleoffset has none)");
+  // offset and scale as Python floats holding the dtype's values exactly.
+  const auto& config = so->configuration();
+  const double offset = config.offset ? to_double(dtype, config.offset->raw()) : 0.0;
+  const double scale = config.scale ? to_double(dtype, config.scale->raw()) : 1.0;
+  const json::object v2{{"id", "fixedscaleoffset"},
+                        {"offset", offset},
+                        {"scale", scale},
+                        {"dtype", *numpy_dtype_string(dtype, byte_order)},
+                        {"astype", *numpy_dtype_string(astype, byte_order)}};
+  json::object configuration = v2;
+  configuration.erase("id");
+  const json::object v3{{"name", "numcodecs.fixedscaleoffset"}, {"configuration", configuration}};
+  // It must read as this very pair (decision 18's mapping), and numcodecs must compute the encode
+  // in the dtype, as scale_offset does.
+  const json::array pair{scale_offset.to_json(), next->to_json()};
+  const scalar one = parse_fill_value(json::value(1), dtype);
+  const json::array explicit_pair{
+      json::object{{"name", "scale_offset"},
+                   {"configuration", json::object{{"scale", fill_value_to_json(config.scale ? *config.scale : one)},
+                                                  {"offset", fill_value_to_json(config.offset ? *config.offset : scalar{dtype, {}})}}}},
+      next->to_json()};
+  const codec_chain legacy(json::array{v3, json::object{{"name", "bytes"}, {"configuration", json::object{{"endian", "little"}}}}},
+                           decoded);
+  const auto* f = dynamic_cast<const fixedscaleoffset_codec*>(legacy.array_to_array().at(0).get());
+  if (const auto reads_as = fixedscaleoffset_to_scale_offset(f->configuration(), at(i)); reads_as != explicit_pair)
+    throw refuse(i, json::serialize(explicit_pair) + ", which numcodecs.fixedscaleoffset " + json::serialize(configuration) +
+                        " does not read as (it reads as " + json::serialize(reads_as) + ")");
+  const auto types = numpy_encode_types(f->configuration());
+  if (types.subtract != dtype || types.multiply != dtype)
+    throw refuse(i, "offset " + format_value(data_type::float64, std::bit_cast<std::uint64_t>(offset)) + " and scale " +
+                        format_value(data_type::float64, std::bit_cast<std::uint64_t>(scale)) + ", with which numcodecs computes (x - offset) * scale in " +
+                        type_name(types.multiply) + ", scale_offset in " + type_name(dtype));
+  // The decode: numcodecs computes e / scale + offset in float64 and rounds once to dtype;
+  // scale_offset computes in dtype. The same for float64; for a narrower dtype, tried on every
+  // value of astype.
+  if (dtype != data_type::float64) {
+    if (info(astype).bits > 16)
+      throw refuse(i + 1, "a cast_value to " + type_name(astype) + " on " + type_name(dtype) + " (numcodecs decodes in " +
+                              "float64, scale_offset in " + type_name(dtype) + ", and whether they agree is checked over " +
+                              "every encoded value only up to 16 bits)");
+    if (const auto d = first_decode_difference(v3, pair, decoded, astype))
+      throw refuse(i, "values that numcodecs decodes differently: " + *d);
+  }
+  return v2;
+}
 
 v2_array_fields v3_codecs_to_v2(const array_metadata& m) {
   if (!numpy_dtype_string(m.type, '<'))
     throw error(errc::unsupported, "data_type: expected a data type that Zarr v2 (NumPy) has, got " + std::string(name(m.type)));
   const chunk_spec spec{m.chunk_shape, m.type, m.fill_value};
-  const auto resolved = codec_chain(m.codecs, spec).to_json();  // every default made explicit
+  const codec_chain chain(m.codecs, spec);
+  const auto resolved = chain.to_json();  // every default made explicit
   const auto& codecs = resolved.as_array();
   const auto where = [](std::size_t i) { return "codecs[" + std::to_string(i) + "]"; };
   json::array expected = codecs;  // the chain that the v2 form must make again
@@ -228,12 +366,21 @@ v2_array_fields v3_codecs_to_v2(const array_metadata& m) {
   const std::size_t compressor_at =
       !codecs.empty() && is_compressor(codecs.back().at("name").as_string()) ? codecs.size() - 1 : codecs.size();
   json::array filters;
+  std::vector<json::array> migrated;  // the [scale_offset, cast_value] pairs that became fixedscaleoffset
+  const auto& a2a = chain.array_to_array();
   for (; i < codecs.size(); ++i) {
     const auto& c = codecs[i].as_object();
     if (c.at("name") == "bytes") continue;
     if (c.at("name") == "transpose")
       throw error(errc::unsupported, where(i) + ": expected a transpose only first (Zarr v2 order \"F\"), got one after " +
                                          std::string(codecs[i - 1].at("name").as_string()));
+    if (c.at("name") == "scale_offset" && i < a2a.size()) {
+      // The array -> array codecs come first in the resolved chain, in order (decision 54).
+      filters.push_back(scale_offset_to_fixedscaleoffset(*a2a[i], i + 1 < a2a.size() ? a2a[i + 1].get() : nullptr, i, order));
+      migrated.push_back(json::array{codecs[i], codecs[i + 1]});
+      ++i;
+      continue;
+    }
     auto config = to_numcodecs(c, where(i), order);
     if (i == compressor_at) out.compressor = std::move(config);
     else filters.push_back(std::move(config));
@@ -243,7 +390,22 @@ v2_array_fields v3_codecs_to_v2(const array_metadata& m) {
   auto candidate = m;
   candidate.zarr_format = 2;
   candidate.v2 = out;
-  const auto back = codec_chain(v2_codecs(candidate), spec).to_json();
+  auto back = codec_chain(v2_codecs(candidate), spec).to_json();
+  // Each numcodecs.fixedscaleoffset stands for the pair it was made from, which
+  // scale_offset_to_fixedscaleoffset checked reads and writes alike.
+  if (!migrated.empty()) {
+    json::array with_pairs;
+    std::size_t k = 0;
+    for (const auto& c : back.as_array()) {
+      if (c.at("name") == "numcodecs.fixedscaleoffset" && k < migrated.size()) {
+        for (const auto& p : migrated[k]) with_pairs.push_back(p);
+        ++k;
+      } else {
+        with_pairs.push_back(c);
+      }
+    }
+    back = std::move(with_pairs);
+  }
   if (same_bytes_form(back) != same_bytes_form(expected))
     throw error(errc::unsupported, "codecs: expected a chain that Zarr v2 expresses exactly, got " + json::serialize(resolved) +
                                        " (its Zarr v2 form would read as " + json::serialize(back) + ")");

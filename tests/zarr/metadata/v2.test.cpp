@@ -256,7 +256,11 @@ BOOST_AUTO_TEST_CASE(names_what_zarr_v2_cannot_express_in_a_v3_chain) {
   expect("int16", R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}])",
          "codecs[1]: expected a codec that Zarr v2 (numcodecs) has, got \"crc32c\" (numcodecs 0.11 has no crc32c");
   expect("float32", R"([{"name": "scale_offset", "configuration": {"scale": 2}}, {"name": "bytes", "configuration": {"endian": "little"}}])",
-         "got \"scale_offset\" (no numcodecs filter computes it exactly");
+         "codecs[0]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got a scale_offset without a cast_value after it");
+  expect("float32", R"([{"name": "cast_value", "configuration": {"data_type": "uint8", "rounding": "nearest-even", "out_of_range": "wrap"}},
+    {"name": "bytes"}])",
+         "got \"cast_value\" (no numcodecs filter has its rounding and out-of-range modes, except as numcodecs.fixedscaleoffset");
   expect("int16", R"([{"name": "transpose", "configuration": {"order": [0, 2, 1]}}, {"name": "bytes", "configuration": {"endian": "little"}}])",
          "codecs[0]: expected a transpose that reverses the axes (Zarr v2 order \"F\") or none, got the order [0,2,1]");
   expect("int16", R"([{"name": "numcodecs.delta", "configuration": {"dtype": "<i2"}},
@@ -265,6 +269,73 @@ BOOST_AUTO_TEST_CASE(names_what_zarr_v2_cannot_express_in_a_v3_chain) {
   expect("uint8", R"([{"name": "packbits"}])", "got \"packbits\" (numcodecs.packbits is another layout");
   expect("bfloat16", R"([{"name": "bytes", "configuration": {"endian": "little"}}])",
          "data_type: expected a data type that Zarr v2 (NumPy) has, got bfloat16");
+}
+
+// docs/decisions.md 54: [scale_offset, cast_value] is numcodecs.fixedscaleoffset where it is what
+// decision 18 reads that filter as and numcodecs reads and writes the same values.
+BOOST_AUTO_TEST_CASE(gives_fixedscaleoffset_for_a_scale_offset_and_cast_value_numcodecs_reads_alike) {
+  auto f = zarr::v3_codecs_to_v2(v3_array("float32", "[8]", "[4]", R"([{"name": "scale_offset", "configuration": {"scale": 2, "offset": 0}},
+    {"name": "cast_value", "configuration": {"data_type": "uint8", "rounding": "nearest-even", "out_of_range": "wrap"}},
+    {"name": "bytes"}, {"name": "zstd", "configuration": {"level": 1}}])"));
+  BOOST_TEST(f.filters == zarr::parse_json(R"([{"id": "fixedscaleoffset", "offset": 0.0, "scale": 2.0, "dtype": "<f4", "astype": "|u1"}])"));
+  BOOST_TEST(f.compressor == zarr::parse_json(R"({"id": "zstd", "level": 1})"));
+  // float64: numcodecs decodes in float64 as scale_offset does; the type strings take the bytes' order.
+  f = zarr::v3_codecs_to_v2(v3_array("float64", "[4, 4]", "[2, 2]", R"([{"name": "transpose", "configuration": {"order": [1, 0]}},
+    {"name": "scale_offset", "configuration": {"scale": 4, "offset": -20}},
+    {"name": "cast_value", "configuration": {"data_type": "int16", "rounding": "nearest-even", "out_of_range": "wrap"}},
+    {"name": "bytes", "configuration": {"endian": "big"}}])"));
+  BOOST_TEST(f.order == 'F');
+  BOOST_TEST(f.byte_order == '>');
+  BOOST_TEST(f.filters == zarr::parse_json(R"([{"id": "fixedscaleoffset", "offset": -20.0, "scale": 4.0, "dtype": ">f8", "astype": ">i2"}])"));
+  // float16 with every uint8 value decoding alike (e / 4 - 0.5 is exact in float16 and float64).
+  f = zarr::v3_codecs_to_v2(v3_array("float16", "[4]", "[4]", R"([{"name": "scale_offset", "configuration": {"scale": 4, "offset": -0.5}},
+    {"name": "cast_value", "configuration": {"data_type": "uint8", "rounding": "nearest-even", "out_of_range": "wrap"}},
+    {"name": "bytes"}])"));
+  BOOST_TEST(f.filters == zarr::parse_json(R"([{"id": "fixedscaleoffset", "offset": -0.5, "scale": 4.0, "dtype": "<f2", "astype": "|u1"}])"));
+}
+
+BOOST_AUTO_TEST_CASE(names_why_a_scale_offset_and_cast_value_have_no_fixedscaleoffset_form) {
+  using zarr::errc;
+  const auto expect = [](const std::string& type, const std::string& scale_offset, const std::string& cast, const std::string& part) {
+    const auto codecs = R"([{"name": "scale_offset", "configuration": )" + scale_offset +
+                        R"(}, {"name": "cast_value", "configuration": )" + cast +
+                        R"(}, {"name": "bytes", "configuration": {"endian": "little"}}])";
+    ZARR_CHECK_ERROR(zarr::v3_codecs_to_v2(v3_array(type, "[4]", "[4]", codecs)), errc::unsupported, part);
+  };
+  const std::string so = R"({"scale": 2, "offset": 0})";
+  expect("int16", so, R"({"data_type": "int8", "rounding": "nearest-even", "out_of_range": "wrap"})",
+         "codecs[0]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got a scale_offset on int16 (numcodecs decodes through float64 and truncates");
+  expect("float32", so, R"({"data_type": "float16", "rounding": "nearest-even"})",
+         "codecs[1]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got a cast_value to float16 (numcodecs rounds to an integer before it casts");
+  expect("float32", so, R"({"data_type": "uint8", "rounding": "towards-zero", "out_of_range": "wrap"})",
+         "codecs[1]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got rounding \"towards-zero\" (numcodecs rounds half to even");
+  expect("float32", so, R"({"data_type": "uint8", "rounding": "nearest-even"})",
+         "codecs[1]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got out_of_range absent");
+  expect("float32", so, R"({"data_type": "uint8", "rounding": "nearest-even", "out_of_range": "clamp"})", "got out_of_range \"clamp\"");
+  expect("float32", so, R"({"data_type": "uint8", "rounding": "nearest-even", "out_of_range": "wrap",
+                            "scalar_map": {"encode": [["NaN", 255]], "decode": [[255, "NaN"]]}})",
+         "codecs[1]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got a scalar_map");
+  // numcodecs would compute in float32 (65280.0 is beyond np.min_scalar_type's float16 range).
+  expect("float16", R"({"scale": 1, "offset": 65280})", R"({"data_type": "int32", "rounding": "nearest-even", "out_of_range": "wrap"})",
+         "codecs[0]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got offset 65280 and scale 1, with which numcodecs computes (x - offset) * scale in float32, "
+         "scale_offset in float16");
+  // float32 and a 32-bit astype: 2^32 encoded values are not tried.
+  expect("float32", so, R"({"data_type": "uint32", "rounding": "nearest-even", "out_of_range": "wrap"})",
+         "codecs[1]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got a cast_value to uint32 on float32");
+  // e / 10 - 0.1 in float64 rounded once to float32 is not float32's two roundings: for e = 1,
+  // float32(1 / 10.0 + float(np.float32(-0.1))) is -1.4901161e-09, (1 / 10f) - 0.1f is 0.
+  expect("float32", R"({"scale": 10, "offset": -0.1})", R"({"data_type": "uint8", "rounding": "nearest-even", "out_of_range": "wrap"})",
+         "codecs[0]: expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset reads and writes alike "
+         "(docs/decisions.md 54), got values that numcodecs decodes differently: the encoded uint8 1 decodes to -1.49");
+  expect("float32", R"({"scale": 10, "offset": -0.1})", R"({"data_type": "uint8", "rounding": "nearest-even", "out_of_range": "wrap"})",
+         " and to 0 in scale_offset (float32 arithmetic)");
 }
 
 BOOST_AUTO_TEST_CASE(opens_v2_nodes_by_their_documents_and_reads_the_spec_example_chunks) {

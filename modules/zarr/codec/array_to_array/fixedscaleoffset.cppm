@@ -1,7 +1,7 @@
 // zarr.codec.fixedscaleoffset: the legacy `numcodecs.fixedscaleoffset` array -> array codec,
-// read only, decoding bit for bit as numcodecs 0.11 with NumPy 1.24 does
+// decoding and encoding bit for bit as numcodecs 0.11 with NumPy 1.24 does
 // (zarr-extensions codecs/scale_offset "Legacy numcodecs.fixedscaleoffset codec",
-// zarr-extensions codecs/numcodecs.fixedscaleoffset (numcodecs branch); docs/decisions.md 18-20).
+// zarr-extensions codecs/numcodecs.fixedscaleoffset (numcodecs branch); docs/decisions.md 18-20, 54).
 // Configuration: {"name": "numcodecs.fixedscaleoffset",
 //                 "configuration": {"offset": 1000, "scale": 10.0, "dtype": "<f8", "astype": "|u1"}}
 module;
@@ -49,6 +49,14 @@ struct fixedscaleoffset_configuration {
   [[nodiscard]] static fixedscaleoffset_configuration parse(const codec_context& ctx);
 };
 
+// The NumPy 1.24 types of numcodecs' encode, `np.around((arr - offset) * scale)`: `dtype` promoted
+// by value with offset, that with scale (float32 - 10 stays float32; int16 - 0.5 is float64).
+struct fixedscaleoffset_encode_types {
+  data_type subtract;  // the type of arr - offset
+  data_type multiply;  // the type of (...) * scale, rounded and converted to astype afterwards
+};
+[[nodiscard]] fixedscaleoffset_encode_types numpy_encode_types(const fixedscaleoffset_configuration& config);
+
 // The NumPy 1.24 types of numcodecs' decode, `(encoded / scale) + offset`: float64 for an
 // integer `astype`; for a float `astype` its own type promoted by value with each scalar
 // (float32 / 10.0 stays float32; + 1e40 promotes to float64).
@@ -72,8 +80,9 @@ class fixedscaleoffset_codec final : public array_to_array_codec {
   [[nodiscard]] const fixedscaleoffset_configuration& configuration() const noexcept { return config_; }
 
  protected:
-  // Always throws zarr::error (unsupported): the codec is read only; the message gives the
-  // two-codec form to write instead.
+  // As numcodecs: np.around((x - offset) * scale) in the NumPy types, then to astype. Where
+  // NumPy's cast is undefined (NaN, infinity or out of range into an integer) or a float astype
+  // overflows to infinity, throws zarr::error naming the element and its value.
   [[nodiscard]] bytes do_encode(bytes in) const override;
   // As numcodecs: (encoded / scale) + offset in the NumPy types, then to dtype (nearest-even
   // for floats, truncation for integers). A value dtype cannot hold (overflow, NaN or

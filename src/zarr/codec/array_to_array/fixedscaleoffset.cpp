@@ -1,11 +1,12 @@
-// zarr.codec.fixedscaleoffset: numcodecs 0.11's FixedScaleOffset reproduced for reading.
+// zarr.codec.fixedscaleoffset: numcodecs 0.11's FixedScaleOffset reproduced both ways.
 //   numcodecs decode: dec = (enc / scale) + offset; dec.astype(dtype)
+//   numcodecs encode: enc = np.around((arr - offset) * scale); enc.astype(astype)
 // with scale and offset Python scalars, so NumPy 1.24's value-based promotion picks the
 // arithmetic types (recorded per case in the FixedScaleOffset vectors, tests/data). Each operation
-// is done natively in that type (float16 through float32, which is exact for + and /, as NumPy
-// does), so results and NaN payloads are NumPy's bit for bit; where NumPy's result is C
-// undefined behaviour (NaN or out of range into an integer) or an overflow to infinity, we
-// throw instead (docs/decisions.md 18).
+// is done natively in that type (float16 through float32, which rounds the same: float32 has
+// more than twice float16's precision), so results and NaN payloads are NumPy's bit for bit;
+// where NumPy's result is C undefined behaviour (NaN, infinity or out of range into an integer)
+// or an overflow to infinity, we throw instead (docs/decisions.md 18, 54).
 //
 // Fill value (encoded().fill): what numcodecs' encode gives for the fill value,
 // round_half_even((fill - offset) * scale) cast to astype, with NumPy's types for each step
@@ -229,6 +230,25 @@ void compute(int p1, int p2, const double* x, double* y, std::size_t n, double s
   }
 }
 
+// numcodecs' encode in float types P1 (x - offset) and P2 (* scale), each operation rounded
+// once (a double holds both operands exactly, and its own rounding is harmless: it has more than
+// twice the precision of float32), then np.around (half to even).
+template <int P1, int P2>
+void encode_block(const double* x, double* y, std::size_t n, double offset, double scale) {
+  for (std::size_t i = 0; i < n; ++i) y[i] = std::nearbyint(in_float(P2, in_float(P1, x[i] - offset) * scale));
+}
+
+void encode_compute(int p1, int p2, const double* x, double* y, std::size_t n, double offset, double scale) {
+  switch (p1 * 100 + p2) {
+    case 1616: return encode_block<16, 16>(x, y, n, offset, scale);
+    case 1632: return encode_block<16, 32>(x, y, n, offset, scale);
+    case 1664: return encode_block<16, 64>(x, y, n, offset, scale);
+    case 3232: return encode_block<32, 32>(x, y, n, offset, scale);
+    case 3264: return encode_block<32, 64>(x, y, n, offset, scale);
+    default: return encode_block<64, 64>(x, y, n, offset, scale);
+  }
+}
+
 // ndarray.astype(D): truncation for integers (checked here), nearest-even for floats (an
 // infinity from a finite input is an overflow). fail[i] = 1 for an element D cannot hold.
 template <class D>
@@ -376,8 +396,8 @@ std::optional<typed> convert(const typed& v, data_type to) {
 // numcodecs' encode of one value: round_half_even((x - offset) * scale) cast to astype, in
 // NumPy's types; nothing where the cast is undefined (NaN or infinity into an integer).
 std::optional<typed> encode_like_numcodecs(const fixedscaleoffset_configuration& c, const typed& x) {
-  const data_type t1 = result_type(c.dtype, c.offset);
-  const data_type t2 = result_type(t1, c.scale);
+  const data_type t1 = numpy_encode_types(c).subtract;
+  const data_type t2 = numpy_encode_types(c).multiply;
   auto a = convert(x, t1);
   if (!a) return std::nullopt;
   const auto d = numpy_op(t1, arith_op::subtract, *a, python_in(c.offset, t1));
@@ -389,6 +409,28 @@ std::optional<typed> encode_like_numcodecs(const fixedscaleoffset_configuration&
     p.bits = round_to(t2, exact_value::from_double(r), rounding_mode::nearest_even, out_of_range_mode::clamp).bits;
   }
   return convert(p, c.astype);
+}
+
+// numcodecs' encode of one element whose arithmetic starts in an integer type (an integer dtype
+// and offset): integer steps wrap as NumPy's do; the last cast wraps from an integer, and from a
+// float gives nothing where C leaves it undefined (NaN, infinity, out of range) or where it
+// overflows a float astype.
+std::optional<std::uint64_t> encode_element(const fixedscaleoffset_configuration& c, const fixedscaleoffset_encode_types& t,
+                                            const typed& x) {
+  const auto a = convert(x, t.subtract);
+  if (!a) return std::nullopt;
+  const auto d = numpy_op(t.subtract, arith_op::subtract, *a, python_in(c.offset, t.subtract));
+  const auto e = convert(d, t.multiply);
+  if (!e) return std::nullopt;
+  auto p = numpy_op(t.multiply, arith_op::multiply, *e, python_in(c.scale, t.multiply));
+  if (is_float(t.multiply)) {  // np.around: half to even
+    const double r = std::nearbyint(to_double(t.multiply, p.bits));
+    p.bits = round_to(t.multiply, exact_value::from_double(r), rounding_mode::nearest_even, out_of_range_mode::clamp).bits;
+  }
+  if (is_integer(t.multiply) && is_integer(c.astype)) return convert(p, c.astype)->bits;
+  const auto r = cast(t.multiply, p.bits, c.astype, rounding_mode::nearest_even, out_of_range_mode::error);
+  if (!r.ok()) return std::nullopt;
+  return r.bits;
 }
 
 // The same in float64 throughout: the two-codec form's answer, used where NumPy's narrow
@@ -444,6 +486,11 @@ fixedscaleoffset_configuration fixedscaleoffset_configuration::parse(const codec
   return c;
 }
 
+fixedscaleoffset_encode_types numpy_encode_types(const fixedscaleoffset_configuration& c) {
+  const data_type subtract = result_type(c.dtype, c.offset);
+  return {subtract, result_type(subtract, c.scale)};
+}
+
 fixedscaleoffset_decode_types numpy_decode_types(const fixedscaleoffset_configuration& c) {
   // An integer array divided by anything is float64 (true_divide); a float one is promoted by
   // value with the scalar.
@@ -478,15 +525,52 @@ json::value fixedscaleoffset_codec::to_json() const {
   return json::object{{"name", "numcodecs.fixedscaleoffset"}, {"configuration", std::move(config)}};
 }
 
-bytes fixedscaleoffset_codec::do_encode(bytes) const {
-  std::string instead;
-  try {
-    instead = json::serialize(fixedscaleoffset_to_scale_offset(config_, where_));
-  } catch (const error& e) {
-    instead = std::string("[scale_offset, cast_value] (not possible for this configuration: ") + e.what() + ")";
+bytes fixedscaleoffset_codec::do_encode(bytes in) const {
+  const std::size_t n = decoded_.num_elements();
+  const auto in_size = static_cast<std::size_t>(info(config_.dtype).size);
+  const auto out_size = static_cast<std::size_t>(info(config_.astype).size);
+  const auto t = numpy_encode_types(config_);
+  bytes out(n * out_size);
+  std::size_t bad = n;  // the first element numcodecs' encode leaves without a value
+  bool not_a_number = false;
+  if (is_float(t.subtract)) {
+    const int p1 = info(t.subtract).bits, p2 = info(t.multiply).bits;
+    const double offset = in_float(p1, config_.offset.value);
+    const double scale = in_float(p2, config_.scale.value);
+    double x[block], y[block];
+    std::uint8_t fail[block];
+    for (std::size_t start = 0; start < n && bad == n; start += block) {
+      const std::size_t m = std::min(block, n - start);
+      load(config_.dtype, in.data() + start * in_size, x, m);
+      encode_compute(p1, p2, x, y, m, offset, scale);
+      if (store_elements(config_.astype, x, y, out.data() + start * out_size, fail, m) == 0) continue;
+      std::size_t i = 0;
+      while (fail[i] == 0) ++i;
+      bad = start + i;
+      not_a_number = std::isnan(y[i]);
+    }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, in.data() + i * in_size, in_size);
+      const auto r = encode_element(config_, t, {config_.dtype, bits});
+      if (!r) {
+        bad = i;
+        break;
+      }
+      std::memcpy(out.data() + i * out_size, &*r, out_size);
+    }
   }
-  throw error(errc::unsupported, where_ + " (numcodecs.fixedscaleoffset): expected a codec that can write, got a " +
-                                     "read-only legacy codec; write with the codecs " + instead + " instead");
+  if (bad == n) return out;
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, in.data() + bad * in_size, in_size);
+  throw error(not_a_number ? errc::invalid_value : errc::out_of_range,
+              where_ + " (numcodecs.fixedscaleoffset) encode, element " + std::to_string(bad) + ": expected round((x - " +
+                  number_text(config_.offset) + ") * " + number_text(config_.scale) + ") (in " + std::string(zarr::name(t.multiply)) +
+                  ", as numcodecs computes it) to be a value of " + std::string(zarr::name(config_.astype)) + ", got x = " +
+                  format_value(config_.dtype, bits) +
+                  (is_integer(config_.astype) ? " (not a number, infinite or out of range: NumPy's cast to an integer is undefined there)"
+                                              : " (it overflows to infinity)"));
 }
 
 bytes fixedscaleoffset_codec::do_decode(bytes in) const {

@@ -1,11 +1,16 @@
 // zarr.codec.quantize: numcodecs' Quantize with its scale computed by the same libm calls as
-// Python's math.log (numcodecs documentation, "Quantize").
+// Python's math.log (numcodecs documentation, "Quantize"), encoding in the types and with the
+// roundings NumPy 1.24 uses for each step (docs/decisions.md 28, 53).
 module;
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <boost/json.hpp>
 module zarr.codec.quantize;
@@ -27,15 +32,119 @@ double numcodecs_scale(int digits) {
   return std::pow(2.0, bits);
 }
 
-template <class F>
-void quantize(const std::byte* in, std::byte* out, std::size_t n, double scale) {
-  const auto s = static_cast<F>(scale);  // a Python float meets a NumPy F array: F arithmetic
-  for (std::size_t i = 0; i < n; ++i) {
-    F x;
-    std::memcpy(&x, in + i * sizeof(F), sizeof(F));
-    const F y = static_cast<F>(std::nearbyint(static_cast<F>(s * x)) / s);  // np.around: half to even
-    std::memcpy(out + i * sizeof(F), &y, sizeof(F));
+// ---------------------------------------------------------------- the float types as NumPy has them
+//
+// Every value travels as a double, which holds each float16, float32 and float64 value exactly
+// (NaN payloads in the top bits of the significand, as NumPy's conversions keep them). An
+// operation in a narrower type is the exact double result rounded once to that type: NumPy
+// computes a float16 operation in float32 and rounds that to float16, and both the product of a
+// value with a power of two and its quotient by one are exact in float32 and in double.
+
+struct half {  // a float16 element, as its bits
+  std::uint16_t bits;
+};
+
+// npy_half_to_double's value: exact; a NaN's payload moves to the top of the double's.
+double half_to_double(std::uint16_t h) {
+  const std::uint64_t sign = static_cast<std::uint64_t>(h & 0x8000u) << 48;
+  const unsigned e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0x1f) return std::bit_cast<double>(sign | 0x7ff0000000000000ull | (static_cast<std::uint64_t>(m) << 42));
+  if (e == 0) return std::bit_cast<double>(sign | std::bit_cast<std::uint64_t>(std::ldexp(static_cast<double>(m), -24)));
+  return std::bit_cast<double>(sign | (static_cast<std::uint64_t>(e + 1008) << 52) | (static_cast<std::uint64_t>(m) << 42));
+}
+
+// npy_double_to_half's (and, for a float32 value, npy_float_to_half's) result: rounded once to
+// nearest even, an overflow is an infinity, a NaN keeps the top 10 bits of its payload (and
+// stays a NaN).
+std::uint16_t double_to_half(double x) {
+  const auto d = std::bit_cast<std::uint64_t>(x);
+  const auto sign = static_cast<std::uint16_t>((d >> 48) & 0x8000u);
+  const std::uint64_t a = d & 0x7fffffffffffffffull;
+  if (a > 0x7ff0000000000000ull) {
+    auto h = static_cast<std::uint16_t>(0x7c00u | ((a & 0x000fffffffffffffull) >> 42));
+    if (h == 0x7c00u) h = 0x7c01u;
+    return static_cast<std::uint16_t>(sign | h);
   }
+  if (a >= 0x40effe0000000000ull) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520: infinity
+  if (a <= 0x3e60000000000000ull) return sign;                                        // <= 2^-25: zero
+  const int e = static_cast<int>(a >> 52) - 1023;
+  const std::uint64_t m = (a & 0x000fffffffffffffull) | (std::uint64_t{1} << 52);
+  int shift = 42;  // the double's significand bits that the half drops
+  std::uint64_t h = (static_cast<std::uint64_t>(e + 15) << 10) + ((m >> 42) & 0x3ffu);
+  if (e < -14) {  // subnormal: units of 2^-24
+    shift = 28 - e;
+    h = m >> shift;
+  }
+  const std::uint64_t rest = m & ((std::uint64_t{1} << shift) - 1), tie = std::uint64_t{1} << (shift - 1);
+  if (rest > tie || (rest == tie && (h & 1) != 0)) ++h;  // a carry moves into the exponent
+  return static_cast<std::uint16_t>(sign | h);
+}
+
+template <class T>
+double load(const std::byte* p) {
+  T x;
+  std::memcpy(&x, p, sizeof(T));
+  if constexpr (std::is_same_v<T, half>) return half_to_double(x.bits);
+  else return static_cast<double>(x);
+}
+
+template <class T>
+void store(std::byte* p, double v) {
+  T x;
+  if constexpr (std::is_same_v<T, half>) x.bits = double_to_half(v);
+  else x = static_cast<T>(v);
+  std::memcpy(p, &x, sizeof(T));
+}
+
+// v rounded to the float type of `Bits` bits.
+template <int Bits>
+double in_type(double v) {
+  if constexpr (Bits == 16) return half_to_double(double_to_half(v));
+  else if constexpr (Bits == 32) return static_cast<double>(static_cast<float>(v));
+  else return v;
+}
+
+// The bits of the float type NumPy 1.24 computes `array * scale` in: the array's, unless the
+// Python float is beyond the narrower type's thresholds (np.min_scalar_type: float16 within
+// +-65000, float32 within +-3.4e38; value-based casting).
+int numpy_bits(data_type array, double scale) {
+  const int scalar = scale > -65000 && scale < 65000 ? 16 : scale > -3.4e38 && scale < 3.4e38 ? 32 : 64;
+  return std::max(static_cast<int>(info(array).bits), scalar);
+}
+
+// enc = np.around(scale * arr) / scale; enc.astype(astype): each operation in the type of
+// `Bits` bits, np.around half to even (exact: the integer nearest a value of a type is a value
+// of it), then converted to Out.
+template <class In, int Bits, class Out>
+void quantize(const std::byte* in, std::byte* out, std::size_t n, double scale) {
+  const double s = in_type<Bits>(scale);  // the Python float converted to the arithmetic's type
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x = load<In>(in + i * sizeof(In));
+    const double r = std::nearbyint(in_type<Bits>(x * s));
+    store<Out>(out + i * sizeof(Out), in_type<Bits>(r / s));
+  }
+}
+
+using quantize_loop = void (*)(const std::byte*, std::byte*, std::size_t, double);
+
+template <class In, class Out>
+quantize_loop pick(int bits) {
+  if (bits == 16) return &quantize<In, 16, Out>;
+  if (bits == 32) return &quantize<In, 32, Out>;
+  return &quantize<In, 64, Out>;
+}
+
+template <class In>
+quantize_loop pick(int bits, data_type out) {
+  if (out == data_type::float16) return pick<In, half>(bits);
+  if (out == data_type::float32) return pick<In, float>(bits);
+  return pick<In, double>(bits);
+}
+
+quantize_loop pick(data_type in, int bits, data_type out) {
+  if (in == data_type::float16) return pick<half>(bits, out);
+  if (in == data_type::float32) return pick<float>(bits, out);
+  return pick<double>(bits, out);
 }
 
 }  // namespace
@@ -61,12 +170,8 @@ json::value quantize_codec::to_json() const {
 
 bytes quantize_codec::do_encode(bytes in) const {
   const auto n = static_cast<std::size_t>(decoded_.num_elements());
-  bytes rounded(in.size());
-  if (decoded_.type == data_type::float32) quantize<float>(in.data(), rounded.data(), n, scale_);
-  else if (decoded_.type == data_type::float64) quantize<double>(in.data(), rounded.data(), n, scale_);
-  else throw error(errc::unsupported, label() + ": expected float32 or float64 data to encode, got float16 (read only)");
   bytes out(static_cast<std::size_t>(encoded_.byte_size()));
-  numpy_astype(decoded_.type, rounded, encoded_.type, out, label());
+  pick(decoded_.type, numpy_bits(decoded_.type, scale_), encoded_.type)(in.data(), out.data(), n, scale_);
   return out;
 }
 
