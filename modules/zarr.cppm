@@ -4,6 +4,7 @@ export module zarr;
 
 export import zarr.error;
 export import zarr.dtype;
+export import zarr.sized;
 export import zarr.arithmetic;
 export import zarr.arithmetic.kernels;
 export import zarr.element;

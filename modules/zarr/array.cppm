@@ -67,7 +67,7 @@ class array {
   [[nodiscard]] store& storage() const noexcept { return *store_; }
 
   // Reads `r` into `out`, C order, in the in-memory layout of zarr::scalar
-  // (out.size() == r.num_elements() * info(type()).size).
+  // (out.size() == r.num_elements() * metadata().element_size()).
   void read(const region& r, std::span<std::byte> out, const read_options& options = {}) const;
   // Reads `r` into a view of the caller's memory of r's extent, with any strides (Fortran
   // order, a window of a larger array), without an intermediate copy.
@@ -107,7 +107,7 @@ class array {
     if (in.size() != r.num_elements())
       throw error(errc::invalid_argument, element_where() + ": region: expected " + std::to_string(r.num_elements()) +
                                               " elements, got " + std::to_string(in.size()));
-    std::vector<std::byte> raw(in.size() * static_cast<std::size_t>(info(meta_.type).size));
+    std::vector<std::byte> raw(in.size() * static_cast<std::size_t>(meta_.element_size()));
     convert_elements(data_type_of<T>, std::as_bytes(in), meta_.type, std::span(raw), element_where());
     write(r, std::span<const std::byte>(raw), options);
   }
@@ -142,7 +142,7 @@ class array {
   // Reads `r` into `out` as values of `t` (converted exactly when it is not the array's type).
   void read_as(const region& r, data_type t, std::span<std::byte> out) const {
     if (t == meta_.type) return read(r, out);
-    std::vector<std::byte> raw(r.num_elements() * static_cast<std::uint64_t>(info(meta_.type).size));
+    std::vector<std::byte> raw(r.num_elements() * meta_.element_size());
     read(r, std::span(raw));
     convert_elements(meta_.type, raw, t, out, element_where());
   }

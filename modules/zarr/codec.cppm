@@ -30,6 +30,10 @@ struct chunk_spec {
   std::vector<std::uint64_t> shape;
   data_type type = data_type::bool_;
   scalar fill;
+  element_layout layout{};  // the sized types (raw bits, fixed_length_utf32, struct): their size and fields
+
+  // Bytes per element: the registry's, or the layout's for a sized type.
+  [[nodiscard]] std::uint64_t element_size() const noexcept { return zarr::element_size(type, layout); }
 
   [[nodiscard]] std::uint64_t num_elements() const noexcept {
     std::uint64_t n = 1;
@@ -38,7 +42,7 @@ struct chunk_spec {
   }
   // Bytes of a chunk buffer in the in-memory layout (see zarr::scalar).
   [[nodiscard]] std::uint64_t byte_size() const noexcept {
-    return num_elements() * static_cast<std::uint64_t>(info(type).size);
+    return num_elements() * element_size();
   }
 };
 

@@ -10,11 +10,13 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <boost/json/value.hpp>
 export module zarr.dtype;
 
@@ -35,15 +37,20 @@ enum class data_type : std::uint8_t {
   complex_float8_e5m2, complex_float8_e5m2fnuz, complex_float8_e8m0fnu,
   float8_e4m3fn,  // TensorStore's (unregistered): OCP E4M3, not the registry's float8_e4m3
   string, bytes,  // variable length: UTF-8 text and byte strings (zarr-extensions data-types/string, bytes)
+  // Sized by their configuration (data_type_spec::layout): raw bits r8, r16, ... (Zarr v3 core
+  // spec "Data types"), fixed_length_utf32 and struct (zarr-extensions data-types/*; zarr.sized).
+  raw_bits, fixed_length_utf32, struct_,
 };
-inline constexpr std::size_t data_type_count = 46;
+inline constexpr std::size_t data_type_count = 49;
 
 // `time`: numpy.datetime64 and numpy.timedelta64, an int64 count of a time_resolution
 // (zarr-extensions data-types/numpy.datetime64, numpy.timedelta64); not numbers to arithmetic.
 // `variable`: string and bytes, whose elements differ in length: they have no fixed in-memory
 // layout and go through their own path (zarr::array::read_strings, write_strings) and codecs
 // (vlen-utf8, vlen-bytes); `size` is 0.
-enum class dtype_kind : std::uint8_t { boolean, signed_integer, unsigned_integer, floating, complex, time, variable };
+// `sized`: raw bits, fixed_length_utf32 and struct, whose element size comes from their
+// configuration (data_type_spec::layout, element_size()), not from the registry (`size` is 0).
+enum class dtype_kind : std::uint8_t { boolean, signed_integer, unsigned_integer, floating, complex, time, variable, sized };
 
 // How a binary floating-point format spends its special encodings.
 enum class float_specials : std::uint8_t {
@@ -192,6 +199,9 @@ inline constexpr std::array<dtype_info, data_type_count> data_types{{
     detail::floating(data_type::float8_e4m3fn, "float8_e4m3fn", {4, 3, 7, float_specials::fn_nan}),
     {data_type::string, "string", dtype_kind::variable, 0, 0, detail::no_format, 0, 0},
     {data_type::bytes, "bytes", dtype_kind::variable, 0, 0, detail::no_format, 0, 0},
+    {data_type::raw_bits, "r*", dtype_kind::sized, 0, 0, detail::no_format, 0, 0},
+    {data_type::fixed_length_utf32, "fixed_length_utf32", dtype_kind::sized, 0, 0, detail::no_format, 0, 0},
+    {data_type::struct_, "struct", dtype_kind::sized, 0, 0, detail::no_format, 0, 0},
 }};
 
 [[nodiscard]] constexpr const dtype_info& info(data_type t) noexcept {
@@ -205,6 +215,7 @@ inline constexpr std::array<dtype_info, data_type_count> data_types{{
 [[nodiscard]] constexpr bool is_float(data_type t) noexcept { return info(t).kind == dtype_kind::floating; }
 [[nodiscard]] constexpr bool is_time(data_type t) noexcept { return info(t).kind == dtype_kind::time; }
 [[nodiscard]] constexpr bool is_variable_length(data_type t) noexcept { return info(t).kind == dtype_kind::variable; }
+[[nodiscard]] constexpr bool is_sized(data_type t) noexcept { return info(t).kind == dtype_kind::sized; }
 // The registry's type of kind `kind` (floating or complex) made of the float format `f`.
 [[nodiscard]] constexpr std::optional<data_type> type_with_format(dtype_kind kind, const float_format& f) noexcept {
   for (const auto& row : data_types)
@@ -244,12 +255,42 @@ struct timedelta64 {
   friend bool operator==(const timedelta64&, const timedelta64&) = default;
 };
 
+// The bytes of one element of a sized type (raw bits, fixed_length_utf32, struct), from its
+// configuration; for a struct, its fields in declaration order, packed (zarr-extensions
+// data-types/struct "Bytes codec encoding": no padding). `size` is 0 for every other type.
+struct struct_field;
+struct element_layout {
+  std::uint64_t size = 0;
+  std::shared_ptr<const std::vector<struct_field>> fields;  // struct only (shared: chunk specs copy layouts)
+  bool legacy_structured = false;    // read as "structured" (written as "struct")
+  friend bool operator==(const element_layout& a, const element_layout& b) noexcept;
+};
+
 // A data type with its parameters: what a zarr.json `data_type` member says in full.
 struct data_type_spec {
   data_type type = data_type::bool_;
   time_resolution time;  // numpy.datetime64 and numpy.timedelta64 only
+  element_layout layout{};  // the sized types only
   friend bool operator==(const data_type_spec&, const data_type_spec&) = default;
+  // Bytes per element in memory (and under the `bytes` codec): the layout's for a sized type.
+  [[nodiscard]] std::uint64_t element_size() const noexcept {
+    return is_sized(type) ? layout.size : static_cast<std::uint64_t>(info(type).size);
+  }
 };
+
+// One field of a struct: its name, its type (any fixed-size type, a struct too) and where its
+// bytes start within the element.
+struct struct_field {
+  std::string name;
+  data_type_spec type;
+  std::uint64_t offset = 0;
+  friend bool operator==(const struct_field&, const struct_field&) = default;
+};
+
+// Bytes per element of `t` with `layout` (the layout counts for the sized types only).
+[[nodiscard]] inline std::uint64_t element_size(data_type t, const element_layout& layout) noexcept {
+  return is_sized(t) ? layout.size : static_cast<std::uint64_t>(info(t).size);
+}
 
 // One value of a data type in its in-memory layout, which is also the layout of chunk
 // buffers handed to and from codecs: native-endian; bool as one byte 0/1; int2/int4 as one
@@ -257,15 +298,20 @@ struct data_type_spec {
 // in the low bits of one byte; bfloat16 and float16 as their 16 bits; float32/float64 as
 // float/double; complex as two values of its component type (real, imaginary), each laid out
 // as that float type is; the time types as their int64 count.
+// A value of a sized type (raw bits, fixed_length_utf32, struct) can be wider than 16 bytes:
+// its bytes are in `wide` (element_size() of them), `bits` is unused.
 struct scalar {
   data_type type = data_type::bool_;
   std::array<std::byte, 16> bits{};
+  std::vector<std::byte> wide{};
 
-  // The value's bytes: info(type).size of them.
+  // The value's bytes: info(type).size of them, or `wide` for a sized type.
   [[nodiscard]] std::span<const std::byte> bytes() const noexcept {
+    if (is_sized(type)) return wide;
     return {bits.data(), static_cast<std::size_t>(info(type).size)};
   }
   [[nodiscard]] std::span<std::byte> bytes() noexcept {
+    if (is_sized(type)) return wide;
     return {bits.data(), static_cast<std::size_t>(info(type).size)};
   }
   template <class T>
@@ -291,6 +337,7 @@ struct scalar {
     return b >= 64 ? v : v & ((std::uint64_t{1} << b) - 1);
   }
   friend bool operator==(const scalar& a, const scalar& b) noexcept {
+    if (is_sized(a.type)) return a.type == b.type && a.wide == b.wide;
     return a.type == b.type && std::memcmp(a.bits.data(), b.bits.data(), static_cast<std::size_t>(info(a.type).size)) == 0;
   }
 };

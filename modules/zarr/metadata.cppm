@@ -48,6 +48,7 @@ struct array_metadata {
   std::vector<std::uint64_t> shape;
   data_type type = data_type::float64;
   time_resolution time;                    // numpy.datetime64 and numpy.timedelta64: unit and scale factor
+  element_layout layout{};                 // raw bits, fixed_length_utf32, struct: size (and fields) from the configuration
   std::vector<std::uint64_t> chunk_shape;  // the regular chunk grid (see chunk_edges)
   // The rectilinear chunk grid (zarr-extensions chunk-grids/rectilinear) instead of the
   // regular one: per dimension, the edge lengths listed (runs expanded), or none where one
@@ -77,6 +78,10 @@ struct array_metadata {
   // The document's text, with the fill value in its shortest exact form: the zarr.json, or
   // for zarr_format 2 the `.zarray` (attributes go to `.zattrs`).
   [[nodiscard]] std::string to_text() const;
+  // The data type in full (type, time resolution, layout).
+  [[nodiscard]] data_type_spec type_spec() const { return {type, time, layout}; }
+  // Bytes per element in memory: the registry's, or the layout's for a sized type.
+  [[nodiscard]] std::uint64_t element_size() const noexcept { return zarr::element_size(type, layout); }
   // The chunk grid, dimension by dimension.
   [[nodiscard]] std::vector<grid_axis> grid() const;
   // Chunks along each dimension that hold elements of the array (regular: ceil(shape / chunk_shape)).

@@ -25,8 +25,18 @@ bool convertible(data_type from, data_type to) {
   return from == data_type::complex64 && to == data_type::complex128;
 }
 
+// The v2 dtype of `m` as text ("<f4", "<U8", a structured list), for the printed mappings.
+std::string v2_dtype_text(const zarr::array_metadata& m, char order, zarr::time_resolution time) {
+  if (zarr::is_sized(m.type)) {
+    const auto d = zarr::v2_sized_dtype(m.type_spec(), order);
+    return d.is_string() ? std::string(d.as_string()) : json::serialize(d);
+  }
+  return *zarr::numpy_dtype_string(m.type, order, time);
+}
+
 // The fill value's JSON text, for messages.
 std::string fill_text(const zarr::array_metadata& m) {
+  if (zarr::is_sized(m.type)) return zarr::sized_value_to_json_text(m.fill_value.bytes(), m.type_spec());
   return zarr::is_variable_length(m.type) ? json::serialize(zarr::variable_fill_value_to_json(m.fill_string, m.type))
                                           : zarr::fill_value_to_json_text(m.fill_value);
 }
@@ -145,8 +155,8 @@ std::vector<std::string> v2_to_v3(zarr::array_metadata& meta, const zarr::array&
   if (const auto* filters = v2.filters.if_array())
     for (std::size_t i = 0; i < filters->size(); ++i) pair_up((*filters)[i], "filters[" + std::to_string(i) + "]");
   if (v2.compressor.is_object()) pair_up(v2.compressor, "compressor");
-  mapped.push_back("dtype \"" + *zarr::numpy_dtype_string(meta.type, v2.byte_order, meta.time) + "\" -> " + std::string(zarr::name(meta.type)) +
-                   (zarr::info(meta.type).size > 1 ? std::string(", bytes ") + (v2.byte_order == '>' ? "big" : "little") + "-endian"
+  mapped.push_back("dtype \"" + v2_dtype_text(meta, v2.byte_order, meta.time) + "\" -> " + std::string(zarr::name(meta.type)) +
+                   (zarr::info(meta.type).size > 1 || v2.byte_order != '|' ? std::string(", bytes ") + (v2.byte_order == '>' ? "big" : "little") + "-endian"
                                                    : std::string()));
   meta.codecs = src.codecs().to_json();
   if (meta.no_fill_value) {
@@ -179,7 +189,7 @@ std::vector<std::string> v3_to_v2(zarr::array_metadata& meta) {
   const auto fields = zarr::v3_codecs_to_v2(meta);
   // The resolved chain holds, in order, [transpose,] the filters and the compressor, with
   // `bytes` among them (unless numcodecs.packbits makes the bytes): pair them up.
-  const auto chain = zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value}).to_json().as_array();
+  const auto chain = zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value, meta.layout}).to_json().as_array();
   std::size_t next = 0;
   if (!chain.empty() && chain[0].at("name") == "transpose") {
     mapped.push_back(json::serialize(chain[0]) + " -> order \"" + std::string(1, fields.order) + "\"");
@@ -195,9 +205,9 @@ std::vector<std::string> v3_to_v2(zarr::array_metadata& meta) {
   if (const auto* filters = fields.filters.if_array())
     for (std::size_t i = 0; i < filters->size(); ++i) pair_up((*filters)[i], "filters[" + std::to_string(i) + "]");
   if (fields.compressor.is_object()) pair_up(fields.compressor, "compressor");
-  const auto dtype = *zarr::numpy_dtype_string(meta.type, fields.byte_order);
+  const auto dtype = v2_dtype_text(meta, fields.byte_order, {});
   mapped.push_back(std::string(zarr::name(meta.type)) +
-                   (zarr::info(meta.type).size > 1 ? std::string(", bytes ") + (fields.byte_order == '>' ? "big" : "little") + "-endian"
+                   (zarr::info(meta.type).size > 1 || (zarr::is_sized(meta.type) && fields.byte_order != '|') ? std::string(", bytes ") + (fields.byte_order == '>' ? "big" : "little") + "-endian"
                                                    : std::string()) +
                    " -> dtype \"" + dtype + "\"");
   const auto fill = zarr::fill_value_to_json_text(meta.fill_value);
@@ -351,7 +361,7 @@ int run_convert(std::span<const std::string_view> argv) {
     }
   }
   // Validate the new array completely before creating anything.
-  if (meta.zarr_format == 3) static_cast<void>(zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value}));
+  if (meta.zarr_format == 3) static_cast<void>(zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value, meta.layout}));
   if (!src_at.remote() && !dst_at.remote() && std::filesystem::exists(dst_at.root) && std::filesystem::exists(src_at.root) &&
       std::filesystem::equivalent(src_at.root, dst_at.root) && src_at.node == dst_at.node)
     throw usage_error("zarr3 convert: SRC and DST are the same node");
@@ -372,8 +382,8 @@ int run_convert(std::span<const std::string_view> argv) {
     for (std::size_t i = 0; i < rank; ++i) blocks *= (meta.shape[i] + block[i] - 1) / block[i];
     if (all.num_elements() == 0) blocks = 0;
     progress bar("convert", blocks);
-    const auto in_size = static_cast<std::size_t>(zarr::info(from).size);
-    const auto out_size = static_cast<std::size_t>(zarr::info(meta.type).size);
+    const auto in_size = static_cast<std::size_t>(src.metadata().element_size());
+    const auto out_size = static_cast<std::size_t>(meta.element_size());
     zarr::bytes in, out;
     const auto copy_block = [&](const zarr::region& r) {
       // A v2 source without a fill value has no values where it has no chunks: they stay

@@ -1,4 +1,5 @@
 // zarr3's value formats: json, raw and npy (see formats.hpp).
+#include <boost/json.hpp>
 #include "formats.hpp"
 
 #include <algorithm>
@@ -231,7 +232,8 @@ bool parse_fast(std::string_view token, data_type type, std::byte* out) {
     }
     case dtype_kind::complex:
     case dtype_kind::time:
-    case dtype_kind::variable: return false;
+    case dtype_kind::variable:
+    case dtype_kind::sized: return false;
   }
   return false;
 }
@@ -263,7 +265,15 @@ json_element_writer::json_element_writer(data_type type) : type_(type) {
 
 json_element_writer::json_element_writer(data_type type, zarr::time_resolution r) : type_(type), iso_(r) {}
 
+json_element_writer::json_element_writer(const zarr::data_type_spec& spec) : json_element_writer(spec.type) {
+  if (zarr::is_sized(spec.type)) sized_ = spec;
+}
+
 void json_element_writer::append(std::string& out, const std::byte* p) {
+  if (sized_) {
+    out += zarr::sized_value_to_json_text({p, static_cast<std::size_t>(sized_->element_size())}, *sized_);
+    return;
+  }
   const auto& t = zarr::info(type_);
   if (iso_) {
     out += '"' + zarr::datetime_iso8601(load<std::int64_t>(p), *iso_) + '"';
@@ -325,11 +335,16 @@ json_element_reader::json_element_reader(std::string_view text, data_type type, 
   }
 }
 
+json_element_reader::json_element_reader(std::string_view text, const zarr::data_type_spec& spec, std::string where)
+    : json_element_reader(text, spec.type, std::move(where)) {
+  if (zarr::is_sized(spec.type)) sized_ = spec;
+}
+
 std::string_view json_element_reader::next_token() {
   const auto start = pos_;
   const auto in_element = [&] { return where_ + ": element " + std::to_string(index_); };
   if (pos_ >= text_.size()) fail(zarr::errc::invalid_value, in_element() + ": expected a value, got the end of the input");
-  if (text_[pos_] == '"' || text_[pos_] == '[') {
+  if (text_[pos_] == '"' || text_[pos_] == '[' || text_[pos_] == '{') {
     int depth = 0;
     bool in_string = false;
     for (; pos_ < text_.size(); ++pos_) {
@@ -370,13 +385,21 @@ std::string_view json_element_reader::next_token() {
 }
 
 void json_element_reader::parse_element(std::string_view token, std::byte* out) {
+  if (sized_) {
+    const auto where = where_ + ": element " + std::to_string(index_);
+    boost::system::error_code ec;
+    const auto value = boost::json::parse(token, ec);
+    if (ec) fail(zarr::errc::invalid_value, where + ": expected JSON, got " + shown(token));
+    zarr::parse_sized_value(value, *sized_, {out, static_cast<std::size_t>(sized_->element_size())}, where);
+    return;
+  }
   if (parse_fast(token, type_, out)) return;
   const auto s = zarr::parse_fill_value_text(token, type_, where_ + ": element " + std::to_string(index_));
   std::memcpy(out, s.bits.data(), static_cast<std::size_t>(zarr::info(type_).size));
 }
 
 void json_element_reader::read(std::uint64_t n, std::byte* out) {
-  const auto size = static_cast<std::size_t>(zarr::info(type_).size);
+  const auto size = static_cast<std::size_t>(sized_ ? sized_->element_size() : static_cast<std::uint64_t>(zarr::info(type_).size));
   for (std::uint64_t i = 0; i < n; ++i) {
     if (closed_)
       fail(zarr::errc::invalid_value, where_ + ": expected more values, got " + std::to_string(index_) +

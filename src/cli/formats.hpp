@@ -31,6 +31,9 @@ class json_element_writer {
   // numpy.datetime64 as ISO 8601 strings ("2001-01-01T00:00:00.500", "NaT": zarr::datetime_iso8601)
   // of resolution `r` instead of counts.
   json_element_writer(zarr::data_type type, zarr::time_resolution r);
+  // Raw bits, fixed_length_utf32 and struct (and every other type): the canonical JSON value
+  // of zarr.sized (an array of byte values, a string, an object).
+  explicit json_element_writer(const zarr::data_type_spec& spec);
   // Appends the text of the element at `p` (in-memory layout) to `out`.
   void append(std::string& out, const std::byte* p);
 
@@ -38,6 +41,7 @@ class json_element_writer {
   zarr::data_type type_;
   std::optional<zarr::time_resolution> iso_;
   std::vector<std::string> cache_;  // per bit pattern, for types of at most 16 bits
+  std::optional<zarr::data_type_spec> sized_;
 };
 
 // The canonical JSON text of one float32/float64 value (exposed for tests).
@@ -49,6 +53,8 @@ class json_element_reader {
  public:
   // `where` names the input in errors.
   json_element_reader(std::string_view text, zarr::data_type type, std::string where);
+  // Any type, with its parameters (the sized types need their layout).
+  json_element_reader(std::string_view text, const zarr::data_type_spec& spec, std::string where);
   // Parses the next `n` elements into `out` (n * element size bytes); throws zarr::error
   // (invalid_value) naming the element index and its text when one cannot be represented
   // or when the array has fewer elements.
@@ -65,6 +71,7 @@ class json_element_reader {
   zarr::data_type type_;
   std::string where_;
   bool closed_ = false;
+  std::optional<zarr::data_type_spec> sized_;
 };
 
 // --- raw ----------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ storage_summary summarize(const zarr::array& a) {
     ++s.chunks_stored;
     s.stored_bytes += a.storage().size(key).value_or(0);
   }
-  std::uint64_t chunk_bytes = static_cast<std::uint64_t>(zarr::info(a.type()).size);
+  std::uint64_t chunk_bytes = a.metadata().element_size();
   for (const auto n : a.metadata().chunk_shape) chunk_bytes *= n;
   s.decoded_bytes = s.chunks_stored * chunk_bytes;
   return s;
@@ -61,6 +61,7 @@ std::string key_encoding_text(const zarr::chunk_key_encoding& k) {
 // The fill value's exact JSON text; null for a Zarr v2 array without one.
 std::string fill_value_text(const zarr::array_metadata& m) {
   if (m.no_fill_value) return "null";
+  if (zarr::is_sized(m.type)) return zarr::sized_value_to_json_text(m.fill_value.bytes(), m.type_spec());
   return zarr::is_variable_length(m.type) ? json::serialize(zarr::variable_fill_value_to_json(m.fill_string, m.type))
                                           : zarr::fill_value_to_json_text(m.fill_value);
 }
@@ -100,11 +101,13 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
   }
   std::cout << "array " << where.display() << "\n"
             << "  format           Zarr v" << m.zarr_format
-            << (m.zarr_format == 2 ? std::string(" (.zarray: dtype \"") + *zarr::numpy_dtype_string(m.type, m.v2.byte_order, m.time) +
+            << (m.zarr_format == 2 ? std::string(" (.zarray: dtype \"") +
+                                         (zarr::is_sized(m.type) ? json::serialize(zarr::v2_sized_dtype(m.type_spec(), m.v2.byte_order))
+                                                                 : *zarr::numpy_dtype_string(m.type, m.v2.byte_order, m.time)) +
                                          "\", order \"" + m.v2.order + "\")"
                                    : std::string())
             << "\n"
-            << "  data type        " << zarr::name(a.type())
+            << "  data type        " << (zarr::is_sized(a.type()) ? json::serialize(zarr::to_json(m.type_spec())) : std::string(zarr::name(a.type())))
             << (zarr::is_time(a.type()) ? " " + zarr::resolution_text(a.metadata().time) : std::string()) << "\n"
             << "  shape            " << shape_text(m.shape) << "\n"
             << "  chunk shape      " << shape_text(m.chunk_shape) << " (grid " << shape_text(m.grid_shape()) << ", "
@@ -175,8 +178,10 @@ namespace {
 std::string node_line(const zarr::store& s, const std::string& path, bool& bad) {
   try {
     const auto node = zarr::read_node_metadata(s, path);
-    if (const auto* m = std::get_if<zarr::array_metadata>(&node))
-      return "array " + std::string(zarr::name(m->type)) + " " + shape_text(m->shape) + " chunks " + shape_text(m->chunk_shape);
+    if (const auto* m = std::get_if<zarr::array_metadata>(&node)) {
+      const auto type = zarr::is_sized(m->type) ? zarr::sized_type_name(m->type_spec()) : std::string(zarr::name(m->type));
+      return "array " + type + " " + shape_text(m->shape) + " chunks " + shape_text(m->chunk_shape);
+    }
     return "group";
   } catch (const zarr::error& e) {
     bad = true;
@@ -267,7 +272,7 @@ int run_verify(std::span<const std::string_view> argv) {
   progress bar("verify", total);
   std::uint64_t checked = 0;
   for (const auto& [a, keys] : arrays) {
-    std::uint64_t chunk_bytes = static_cast<std::uint64_t>(zarr::info(a.type()).size);
+    std::uint64_t chunk_bytes = a.metadata().element_size();
     for (const auto n : a.metadata().chunk_shape) chunk_bytes *= n;
     for (const auto& key : keys) {
       try {

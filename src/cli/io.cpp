@@ -91,7 +91,7 @@ bool write_mapped(zarr::array& a, const zarr::region& r, const std::string& path
   if (::fstat(f.fd, &st) != 0) throw zarr::error(zarr::errc::io, input_name + ": cannot stat it: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) return false;
   const auto type = a.type();
-  const auto size = static_cast<std::uint64_t>(zarr::info(type).size);
+  const auto size = a.metadata().element_size();
   mapping m;
   if (st.st_size > 0) {
     m.size = static_cast<std::size_t>(st.st_size);
@@ -167,7 +167,7 @@ void write_all(int fd, const std::byte* data, std::size_t size, const std::strin
 void read_to_file(const zarr::array& a, const zarr::region& r, descriptor& f, const std::string& output,
                   value_format format, const std::string& header) {
   const auto type = a.type();
-  const auto size = static_cast<std::uint64_t>(zarr::info(type).size);
+  const auto size = a.metadata().element_size();
   const auto data_bytes = r.num_elements() * size;
   const auto total = static_cast<std::size_t>(header.size() + data_bytes);
   const auto fail = [&](const char* what) {
@@ -247,10 +247,11 @@ int run_create(std::span<const std::string_view> argv) {
   }
   if (auto* meta = std::get_if<zarr::array_metadata>(&node)) {
     if (attributes) meta->attributes = *attributes;
-    const zarr::codec_chain chain(meta->codecs, {meta->chunk_shape, meta->type, meta->fill_value});
+    const zarr::codec_chain chain(meta->codecs, {meta->chunk_shape, meta->type, meta->fill_value, meta->layout});
     auto store = open_store(where, true);
     const auto a = zarr::array::create(store, where.node, *meta, args.has("--overwrite"));
-    std::cout << "created array " << where.display() << ": " << zarr::name(a.type()) << " " << shape_text(a.shape())
+    const auto type_name = zarr::is_sized(a.type()) ? zarr::sized_type_name(a.metadata().type_spec()) : std::string(zarr::name(a.type()));
+    std::cout << "created array " << where.display() << ": " << type_name << " " << shape_text(a.shape())
               << " in chunks of " << shape_text(a.metadata().chunk_shape) << "\n";
   } else {
     auto& group = std::get<zarr::group_metadata>(node);
@@ -293,7 +294,7 @@ int run_write(std::span<const std::string_view> argv) {
   auto a = zarr::array::open(open_store(where, false), where.node);
   const auto r = region_of(args, a);
   const auto type = a.type();
-  const auto size = static_cast<std::uint64_t>(zarr::info(type).size);
+  const auto size = a.metadata().element_size();
   const std::string input_name = *input == "-" ? std::string("stdin") : "input \"" + *input + "\"";
 
   const auto done = [&] {
@@ -301,6 +302,9 @@ int run_write(std::span<const std::string_view> argv) {
               << (args.has("--region") ? " [" + region_text(r) + "]" : std::string()) << "\n";
     return exit_ok;
   };
+  if (zarr::is_sized(type) && format != value_format::json)  // docs/decisions.md 58
+    throw usage_error("--format: expected json for an array of " + zarr::sized_type_name(a.metadata().type_spec()) +
+                      ", got another");
   if (zarr::is_variable_length(type)) {
     if (format != value_format::json)
       throw usage_error("--format: expected json for an array of " + std::string(zarr::name(type)) + ", got another");
@@ -323,7 +327,7 @@ int run_write(std::span<const std::string_view> argv) {
   bool swap = false;
   if (format == value_format::npy) swap = read_npy_header(*in, type, a.metadata().time, r.extent(), input_name);
   std::optional<json_element_reader> reader;
-  if (format == value_format::json) reader.emplace(text, type, input_name);
+  if (format == value_format::json) reader.emplace(text, a.metadata().type_spec(), input_name);
 
   const auto pieces = slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size);
   progress bar("write", r.num_elements());
@@ -370,12 +374,15 @@ int run_read(std::span<const std::string_view> argv) {
   const auto a = zarr::array::open(open_store(where, false), where.node);
   const auto r = region_of(args, a);
   const auto type = a.type();
-  const auto size = static_cast<std::uint64_t>(zarr::info(type).size);
+  const auto size = a.metadata().element_size();
   const bool iso = args.has("--iso-8601");
   if (iso && (format != value_format::json || type != zarr::data_type::numpy_datetime64))
     throw usage_error("--iso-8601: expected --format json and a numpy.datetime64 array, got " + std::string(zarr::name(type)));
   if (zarr::is_variable_length(type) && format != value_format::json)
     throw usage_error("--format: expected json for an array of " + std::string(zarr::name(type)) + ", got another");
+  if (zarr::is_sized(type) && format != value_format::json)  // docs/decisions.md 58
+    throw usage_error("--format: expected json for an array of " + zarr::sized_type_name(a.metadata().type_spec()) +
+                      ", got another");
   std::string header;
   if (format == value_format::npy) header = npy_header(type, a.metadata().time, r.extent());  // before creating the file
 
@@ -409,7 +416,7 @@ int run_read(std::span<const std::string_view> argv) {
     const auto pieces = slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size == 0 ? 16 : size);
     std::optional<progress> bar;
     if (to_file) bar.emplace("read", r.num_elements());
-    auto writer = iso ? json_element_writer(type, a.metadata().time) : json_element_writer(type);
+    auto writer = iso ? json_element_writer(type, a.metadata().time) : json_element_writer(a.metadata().type_spec());
     zarr::bytes buffer;
     std::string text;
     bool first = true;

@@ -96,7 +96,7 @@ array_metadata reparse(const array_metadata& m) {
 
 // What the codec chain of a chunk of `shape` decodes to.
 chunk_spec chunk_spec_of(const array_metadata& m, std::vector<std::uint64_t> shape) {
-  return {std::move(shape), m.type, m.fill_value};
+  return {std::move(shape), m.type, m.fill_value, m.layout};
 }
 
 // The chunk shapes a rectilinear grid has (docs/decisions.md 50): every combination of the
@@ -229,7 +229,7 @@ void array::check_region(const region& r) const {
 void array::check_view(const region& r, const const_array_view& v, std::string_view what) const {
   check_fixed_size(what == "output" ? "read" : "write");
   const auto where = "array " + node_name_for_errors(path_) + ": " + std::string(what);
-  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  const auto size = static_cast<std::size_t>(meta_.element_size());
   if (v.element_size != size)
     throw error(errc::invalid_argument, where + ": expected elements of " + std::to_string(size) + " bytes, got " +
                                             std::to_string(v.element_size));
@@ -241,8 +241,9 @@ void array::check_view(const region& r, const const_array_view& v, std::string_v
 namespace {
 
 // The shape of a C-order buffer for region r: its size checked against the element size.
-std::vector<std::uint64_t> c_order_extent(const region& r, std::size_t buffer_bytes, data_type type, std::string_view path) {
-  const auto expected = r.num_elements() * static_cast<std::uint64_t>(info(type).size);
+std::vector<std::uint64_t> c_order_extent(const region& r, std::size_t buffer_bytes, std::uint64_t element_size,
+                                          std::string_view path) {
+  const auto expected = r.num_elements() * element_size;
   if (buffer_bytes != expected)
     throw error(errc::invalid_argument, "array " + node_name_for_errors(path) + ": region: expected a buffer of " +
                                             std::to_string(expected) + " bytes, got " + std::to_string(buffer_bytes));
@@ -382,7 +383,7 @@ coverage coverage_of(const cell_part& part, std::span<const grid_axis> grid, std
 
 // The bytes of the grid's largest chunk.
 std::uint64_t largest_chunk_bytes(const array_metadata& m) {
-  auto n = static_cast<std::uint64_t>(info(m.type).size);
+  auto n = m.element_size();
   for (std::size_t i = 0; i < m.shape.size(); ++i) {
     auto edge = m.chunk_shape[i];
     if (m.rectilinear)
@@ -477,8 +478,8 @@ struct alongside {
 void array::read(const region& r, std::span<std::byte> out, const read_options& options) const {
   check_fixed_size("read");
   check_region(r);
-  const auto size = static_cast<std::size_t>(info(meta_.type).size);
-  read(r, array_view::c_order(out.data(), c_order_extent(r, out.size(), meta_.type, path_), size), options);
+  const auto size = static_cast<std::size_t>(meta_.element_size());
+  read(r, array_view::c_order(out.data(), c_order_extent(r, out.size(), meta_.element_size(), path_), size), options);
 }
 
 // One call per chunk: the chain reads what the part of the region in that chunk needs and
@@ -592,8 +593,8 @@ void array::read_batched(std::span<const cell_part> parts, const array_view& out
 void array::write(const region& r, std::span<const std::byte> in, const write_options& options) {
   check_fixed_size("write");
   check_region(r);
-  const auto size = static_cast<std::size_t>(info(meta_.type).size);
-  write(r, const_array_view::c_order(in.data(), c_order_extent(r, in.size(), meta_.type, path_), size), options);
+  const auto size = static_cast<std::size_t>(meta_.element_size());
+  write(r, const_array_view::c_order(in.data(), c_order_extent(r, in.size(), meta_.element_size(), path_), size), options);
 }
 
 // A chunk the region covers whole is encoded straight from `in` when its elements follow
@@ -603,7 +604,7 @@ void array::write(const region& r, const const_array_view& in, const write_optio
   check_region(r);
   check_view(r, in, "input");
   if (r.num_elements() == 0) return;
-  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  const auto size = static_cast<std::size_t>(meta_.element_size());
   const auto parts = cell_parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
   if (store_->io_concurrency() > 1 && parts.size() > 1) {
@@ -648,7 +649,7 @@ void array::write(const region& r, const const_array_view& in, const write_optio
 // stores each as soon as it is ready, many in flight, and lets its memory go once stored.
 void array::write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,
                           const std::function<void()>& chunk_done) {
-  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  const auto size = static_cast<std::size_t>(meta_.element_size());
   const auto per_batch = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
   for (std::size_t first = 0; first < parts.size(); first += per_batch) {
     const auto batch = parts.subspan(first, std::min(per_batch, parts.size() - first));
@@ -757,7 +758,7 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
   meta_.shape.assign(new_shape.begin(), new_shape.end());
   const auto rank = new_shape.size();
   // Visit every chunk of the old grid that reaches past the new shape.
-  const auto size = static_cast<std::size_t>(info(meta_.type).size);
+  const auto size = static_cast<std::size_t>(meta_.element_size());
   for_each_cell_part(std::span<const grid_axis>(grid_), region::all(old_meta.shape), [&](const cell_part& part) {
     bool outside = false, partial = false;
     const auto shape = chunk_shape_of(part.cell);

@@ -210,6 +210,9 @@ array_metadata array_builder::metadata() const {
     array_metadata m;
     m.shape = shape_;
     m.type = type_;
+    if (is_sized(type_))  // their size is in their configuration: array_metadata::parse takes them
+      throw error(errc::unsupported, "data_type: expected a type array_builder takes, got " + std::string(name(type_)) +
+                                         " (raw bits, fixed_length_utf32 and struct arrays are made from zarr.json metadata)");
     if (is_time(type_) && !resolution_)
       throw error(errc::invalid_metadata, "data_type: expected a resolution for " + std::string(name(type_)) +
                                               " (.resolution({zarr::time_unit::ns})), got none");
@@ -260,7 +263,7 @@ array_metadata array_builder::metadata() const {
     // What array::create does: the text, parsed back, and the chain resolved on it.
     const auto text = m.to_text();
     auto parsed = array_metadata::parse(parse_json(text), text);
-    const codec_chain resolved(parsed.codecs, chunk_spec{parsed.chunk_shape, parsed.type, parsed.fill_value}, "codecs",
+    const codec_chain resolved(parsed.codecs, chunk_spec{parsed.chunk_shape, parsed.type, parsed.fill_value, parsed.layout}, "codecs",
                                parsed.source);
     return parsed;
   } catch (const error& e) {

@@ -15,6 +15,7 @@ module;
 module zarr.codec;
 
 import zarr.fill_value;
+import zarr.sized;
 
 namespace zarr {
 namespace json = boost::json;
@@ -79,6 +80,13 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
     const auto* entry = find_codec(name);
     if (entry == nullptr) throw error(errc::unsupported, here + ".name: expected a supported codec, got \"" + name + "\"");
     const codec_context ctx{*configuration, current, here, document};
+    // The sized types (raw bits, fixed_length_utf32, struct) are opaque blobs of their layout's
+    // size: only the codecs that move whole elements take them (docs/decisions.md 58).
+    if (is_sized(current.type) && entry->kind != codec_kind::bytes_to_bytes && name != "bytes" &&
+        name != "transpose" && name != "reshape" && name != "sharding_indexed")
+      throw error(errc::unsupported, here + " (" + name + "): expected a codec that takes elements of data type " +
+                                         sized_type_name({current.type, {}, current.layout}) +
+                                         " (bytes, transpose, reshape, sharding_indexed), got one that does not");
     const auto order_error = [&](std::string_view expected) {
       return error(errc::invalid_metadata, here + " (" + name + "): expected " + std::string(expected) + ", got an " +
                                                kind_name(entry->kind) + " codec");
@@ -221,11 +229,11 @@ void codec_chain::decode_into(std::span<const std::byte> stored, std::span<std::
   if (out.size() != decoded_.byte_size())
     throw error(errc::invalid_argument, "codec chain: expected an output of " + std::to_string(decoded_.byte_size()) +
                                             " bytes, got " + std::to_string(out.size()));
-  decode_into(stored, array_view::c_order(out.data(), decoded_.shape, static_cast<std::size_t>(info(decoded_.type).size)));
+  decode_into(stored, array_view::c_order(out.data(), decoded_.shape, static_cast<std::size_t>(decoded_.element_size())));
 }
 
 void codec_chain::decode_into(std::span<const std::byte> stored, const array_view& out) const {
-  if (out.shape != decoded_.shape || out.element_size != static_cast<std::size_t>(info(decoded_.type).size))
+  if (out.shape != decoded_.shape || out.element_size != static_cast<std::size_t>(decoded_.element_size()))
     throw error(errc::invalid_argument, "codec chain: expected an output of the chunk's shape and element size");
   (void)run_decode(stored, &out);
 }
@@ -305,7 +313,7 @@ bool codec_chain::reads_parts() const {
 }
 
 bool codec_chain::decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
-  const auto size = static_cast<std::size_t>(info(decoded_.type).size);
+  const auto size = static_cast<std::size_t>(decoded_.element_size());
   const auto extent = box.extent();
   bool inside = box.start.size() == decoded_.shape.size() && box.stop.size() == decoded_.shape.size();
   for (std::size_t i = 0; inside && i < decoded_.shape.size(); ++i)
@@ -324,7 +332,7 @@ bool codec_chain::decode_region(const chunk_reader& reader, const region& box, c
     if (steps.empty()) return a2b_->decode_region(reader, box, out);
     // The array -> bytes codec decodes the box in its own type, the steps follow.
     const auto& encoded = a2a_.back()->encoded();
-    const auto encoded_size = static_cast<std::size_t>(info(encoded.type).size);
+    const auto encoded_size = static_cast<std::size_t>(encoded.element_size());
     const thread_buffer<struct encoded_box_tag> encoded_box;
     encoded_box->resize(static_cast<std::size_t>(box.num_elements()) * encoded_size);
     if (!a2b_->decode_region(reader, box, array_view::c_order(encoded_box->data(), extent, encoded_size))) return false;
@@ -455,7 +463,7 @@ void array_to_bytes_codec::encode_into(std::span<const std::byte> array, bytes& 
 
 void array_to_bytes_codec::decode_into(std::span<const std::byte> encoded, const array_view& out) const {
   const auto& spec = decoded();
-  if (out.shape != spec.shape || out.element_size != static_cast<std::size_t>(info(spec.type).size))
+  if (out.shape != spec.shape || out.element_size != static_cast<std::size_t>(spec.element_size()))
     throw error(errc::invalid_argument, label() + ": expected an output of shape " + shape_text(spec.shape) + ", got " +
                                             shape_text(out.shape));
   if (out.c_contiguous())
@@ -467,7 +475,7 @@ void array_to_bytes_codec::decode_into(std::span<const std::byte> encoded, const
 bytes array_to_bytes_codec::decode(std::span<const std::byte> encoded) const {
   const auto& spec = decoded();
   bytes out(static_cast<std::size_t>(spec.byte_size()));
-  decode_into(encoded, array_view::c_order(out.data(), spec.shape, static_cast<std::size_t>(info(spec.type).size)));
+  decode_into(encoded, array_view::c_order(out.data(), spec.shape, static_cast<std::size_t>(spec.element_size())));
   return out;
 }
 

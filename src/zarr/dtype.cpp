@@ -5,6 +5,8 @@ module;
 #include <bit>
 #include <charconv>
 #include <cstdint>
+#include <memory>
+#include <vector>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,12 +14,19 @@ module;
 module zarr.dtype;
 
 import zarr.error;
+import zarr.sized;
 
 namespace zarr {
 
+bool operator==(const element_layout& a, const element_layout& b) noexcept {
+  const bool same_fields = a.fields.get() == b.fields.get() || (a.fields && b.fields && *a.fields == *b.fields) ||
+                           (!a.fields && b.fields->empty()) || (!b.fields && a.fields->empty());
+  return a.size == b.size && same_fields && a.legacy_structured == b.legacy_structured;
+}
+
 data_type data_type_from_name(std::string_view name) {
   for (const auto& row : data_types)
-    if (row.name == name) return row.type;
+    if (row.name == name && row.kind != dtype_kind::sized) return row.type;  // sized: parse_data_type_spec
   if (name == "complex_float32") return data_type::complex64;
   if (name == "complex_float64") return data_type::complex128;
   throw error(errc::unsupported, "data_type: expected a supported data type, got \"" + std::string(name) + "\"");
@@ -71,6 +80,11 @@ std::optional<time_unit> time_unit_from_name(std::string_view name) noexcept {
 
 data_type_spec parse_data_type_spec(const boost::json::value& json, std::string_view where) {
   const std::string at(where);
+  // Raw bits, fixed_length_utf32 and struct: their size is in their name or configuration (zarr.sized).
+  const boost::json::value* sized_name = json.is_string() ? &json : nullptr;
+  if (const auto* o = json.if_object()) sized_name = o->if_contains("name");
+  if (sized_name != nullptr && sized_name->is_string() && is_sized_type_name(sized_name->as_string()))
+    return parse_sized_data_type(json, where);
   if (const auto* s = json.if_string()) {
     data_type t{};
     try {
@@ -125,6 +139,7 @@ data_type parse_data_type(const boost::json::value& json, std::string_view where
 }
 
 boost::json::value to_json(const data_type_spec& t) {
+  if (is_sized(t.type)) return sized_data_type_to_json(t);
   if (!is_time(t.type)) return to_json(t.type);
   const boost::json::object configuration{{"unit", time_unit_name(t.time.unit)},
                                           {"scale_factor", static_cast<std::int64_t>(t.time.scale_factor)}};

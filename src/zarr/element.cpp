@@ -98,6 +98,7 @@ std::string text_of(data_type t, std::span<const std::byte> element) {
 std::optional<conversion_failure> convert_elements(data_type from, std::span<const std::byte> in, data_type to,
                                                    std::span<std::byte> out) noexcept {
   const int in_size = info(from).size, out_size = info(to).size;
+  if (in_size == 0 || out_size == 0) return in.empty() ? std::nullopt : std::optional(conversion_failure{0, numeric_errc::none});
   const std::size_t n = in.size() / static_cast<std::size_t>(in_size);
   if (from == to) {
     if (n > 0) std::memcpy(out.data(), in.data(), in.size());
@@ -137,6 +138,17 @@ std::optional<conversion_failure> convert_elements(data_type from, std::span<con
 
 void convert_elements(data_type from, std::span<const std::byte> in, data_type to, std::span<std::byte> out,
                       std::string_view where) {
+  if ((is_sized(from) || is_sized(to) || is_variable_length(from) || is_variable_length(to)) && from != to)
+    throw error(errc::unsupported, std::string(where) + ": expected " + std::string(name(to)) + " values, got " +
+                                       std::string(name(from)) + " (raw bits, fixed_length_utf32 and struct elements " +
+                                       "convert to nothing else: read and write their bytes)");
+  if (is_sized(from) || is_variable_length(from)) {  // the same type: the bytes as they are
+    if (in.size() != out.size())
+      throw error(errc::invalid_argument, std::string(where) + ": expected buffers of the same size, got " +
+                                              std::to_string(in.size()) + " and " + std::to_string(out.size()) + " bytes");
+    if (!in.empty()) std::memcpy(out.data(), in.data(), in.size());
+    return;
+  }
   const auto n = in.size() / static_cast<std::size_t>(info(from).size);
   if (in.size() % static_cast<std::size_t>(info(from).size) != 0 || out.size() != n * static_cast<std::size_t>(info(to).size))
     throw error(errc::invalid_argument, std::string(where) + ": expected buffers of the same number of elements, got " +

@@ -550,6 +550,9 @@ scalar parse(const item& it, data_type type, std::string_view where) {
     case dtype_kind::variable:
       throw error(errc::invalid_argument, std::string(where) + ": a value of " + std::string(t.name) +
                                               " is a string, not a scalar (parse_variable_fill_value)");
+    case dtype_kind::sized:
+      throw error(errc::invalid_argument, std::string(where) + ": a value of " + std::string(t.name) +
+                                              " needs the type's configuration (zarr.sized: parse_sized_value)");
   }
   return s;
 }
@@ -617,7 +620,9 @@ std::string fill_value_to_json_text(const scalar& value) {
       const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
       return "[" + float_text(load_float_bits(value, 0, part) & mask, t.format, part) + "," +
              float_text(load_float_bits(value, static_cast<std::size_t>(part), part) & mask, t.format, part) + "]";
-    }    case dtype_kind::variable: break;  // no scalar value: variable_fill_value_to_json
+    }
+    case dtype_kind::variable: break;  // no scalar value: variable_fill_value_to_json
+    case dtype_kind::sized: break;     // needs the configuration: zarr.sized's sized_value_to_json
   }
   return "null";
 }

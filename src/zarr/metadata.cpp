@@ -17,6 +17,7 @@ module;
 module zarr.metadata;
 
 import zarr.fill_value;
+import zarr.sized;
 
 namespace zarr {
 namespace json = boost::json;
@@ -107,7 +108,7 @@ void check_grid(const array_metadata& m, const std::string& chunks) {
         throw error(errc::invalid_metadata, std::string(what) + ": expected a size that fits in 64 bits, got one that overflows");
     return n;
   };
-  checked_product(m.shape, static_cast<std::uint64_t>(info(m.type).size), "shape");
+  checked_product(m.shape, m.element_size(), "shape");
   std::vector<std::uint64_t> largest(rank);  // the largest chunk's shape
   for (std::size_t i = 0; i < rank; ++i) {
     const auto where = chunks + "[" + std::to_string(i) + "]";
@@ -134,7 +135,7 @@ void check_grid(const array_metadata& m, const std::string& chunks) {
       throw error(errc::invalid_metadata, where + ": expected chunks that end within 2^64 - 1 elements (shape " +
                                               std::to_string(m.shape[i]) + "), got chunks of " + std::to_string(m.chunk_shape[i]));
   }
-  checked_product(largest, static_cast<std::uint64_t>(info(m.type).size), chunks);
+  checked_product(largest, m.element_size(), chunks);
 }
 
 // Edges a rectilinear grid may list along one dimension, runs expanded (docs/decisions.md 50):
@@ -263,6 +264,31 @@ chunk_key_encoding chunk_key_encoding::parse(const json::value& v, std::string_v
 
 // --- arrays --------------------------------------------------------------------------------
 
+namespace {
+
+// A legacy structured array's bytes codec without `endian` is little-endian (datatype-structured.md);
+// as we write it as struct, which needs `endian`, the codec says so (docs/decisions.md 57). Inside
+// sharding_indexed too.
+void make_endian_explicit(json::value& codecs) {
+  auto* list = codecs.if_array();
+  if (list == nullptr) return;
+  for (auto& c : *list) {
+    auto* o = c.if_object();
+    const auto* name = o ? o->if_contains("name") : nullptr;
+    if (name == nullptr) continue;
+    if (*name == json::value("bytes")) {
+      auto* config = o->if_contains("configuration");
+      if (config == nullptr) config = &((*o)["configuration"] = json::object{});
+      if (auto* co = config->if_object(); co != nullptr && !co->contains("endian")) (*co)["endian"] = "little";
+    } else if (*name == json::value("sharding_indexed")) {
+      if (auto* config = o->if_contains("configuration"); config != nullptr && config->is_object())
+        if (auto* inner = config->as_object().if_contains("codecs")) make_endian_explicit(*inner);
+    }
+  }
+}
+
+}  // namespace
+
 array_metadata array_metadata::parse(const json::value& v, std::string_view source) {
   const auto* o = v.if_object();
   if (o == nullptr) bad("zarr.json", "an object", &v);
@@ -274,6 +300,7 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   const auto spec = parse_data_type_spec(member(*o, "data_type"), "data_type");
   m.type = spec.type;
   m.time = spec.time;
+  m.layout = spec.layout;
 
   auto [grid, grid_config] = extension(member(*o, "chunk_grid"), "chunk_grid");
   if (grid == "rectilinear") {
@@ -295,12 +322,30 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   if (is_variable_length(m.type)) {
     m.fill_value = scalar{m.type, {}};
     m.fill_string = parse_variable_fill_value(fill, m.type, "fill_value");
+  } else if (is_sized(m.type)) {
+    m.fill_value = parse_sized_fill_value(fill, spec, "fill_value");
   } else {
     m.fill_value = fill_text ? parse_fill_value_text(*fill_text, m.type, "fill_value")
                              : parse_fill_value(fill, m.type, "fill_value");
   }
   m.codecs = member(*o, "codecs");
   if (!m.codecs.is_array() || m.codecs.as_array().empty()) bad("codecs", "a non-empty array of codecs", &m.codecs);
+  if (m.layout.legacy_structured) make_endian_explicit(m.codecs);
+  if (m.layout.legacy_structured && fill.is_string()) {
+    // A legacy structured base64 fill value is packed in the bytes codec's byte order
+    // (datatype-structured.md): read as little-endian, swapped here when the codec says big.
+    for (const auto& c : m.codecs.as_array()) {
+      const auto* co = c.if_object();
+      const auto* config = co && co->if_contains("configuration") ? co->at("configuration").if_object() : nullptr;
+      if (co && co->if_contains("name") && co->at("name") == json::value("bytes") && config &&
+          config->if_contains("endian") && config->at("endian") == json::value("big"))
+        for (const auto& w : element_words(m.type, m.layout))
+          for (std::uint64_t k = 0; k < w.count && w.size > 1; ++k) {
+            auto* p = m.fill_value.wide.data() + w.offset + k * w.size;
+            std::reverse(p, p + w.size);
+          }
+    }
+  }
 
   for (const auto& [key, value] : *o) {
     if (key == "zarr_format" || key == "node_type" || key == "shape" || key == "data_type" || key == "chunk_grid" ||
@@ -347,10 +392,12 @@ json::object array_metadata::to_json() const {
       {"zarr_format", 3},
       {"node_type", "array"},
       {"shape", std::move(shape_json)},
-      {"data_type", zarr::to_json(data_type_spec{type, time})},
+      {"data_type", zarr::to_json(type_spec())},
       {"chunk_grid", std::move(grid)},
       {"chunk_key_encoding", key_encoding.to_json()},
-      {"fill_value", is_variable_length(type) ? variable_fill_value_to_json(fill_string, type) : fill_value_to_json(fill_value)},
+      {"fill_value", is_variable_length(type) ? variable_fill_value_to_json(fill_string, type)
+                     : is_sized(type)           ? sized_value_to_json(fill_value.bytes(), type_spec())
+                                                : fill_value_to_json(fill_value)},
       {"codecs", codecs},
       {"attributes", attributes},
   };
@@ -366,7 +413,8 @@ json::object array_metadata::to_json() const {
 std::string array_metadata::to_text() const {
   if (zarr_format == 2) return zarray_text(*this);
   if (is_variable_length(type)) return serialize_metadata(to_json());
-  const std::pair<std::string_view, std::string> fill{"fill_value", fill_value_to_json_text(fill_value)};
+  const std::pair<std::string_view, std::string> fill{
+      "fill_value", is_sized(type) ? sized_value_to_json_text(fill_value.bytes(), type_spec()) : fill_value_to_json_text(fill_value)};
   return serialize_metadata(to_json(), std::span(&fill, 1));
 }
 
@@ -502,22 +550,33 @@ array_metadata array_metadata::parse_v2(std::string_view text, json::object attr
     m.shape = integer_list(member(o, "shape"), "shape");
     m.chunk_shape = integer_list(member(o, "chunks"), "chunks");
     const auto& dtype = member(o, "dtype");
-    if (!dtype.is_string())
-      throw error(errc::unsupported, "dtype: expected a NumPy type string (structured types are not supported), got " +
+    // "<U12", "|V8" and structured dtypes: fixed_length_utf32, raw bits, struct (zarr.sized).
+    char sized_order = '|';
+    const auto sized = parse_v2_sized_dtype(dtype, sized_order, "dtype");
+    if (sized) {
+      m.type = sized->type;
+      m.layout = sized->layout;
+      m.v2.byte_order = sized_order;
+    } else if (!dtype.is_string())
+      throw error(errc::unsupported, "dtype: expected a NumPy type string or a structured dtype (a list of fields), got " +
                                          json::serialize(dtype));
-    auto t = parse_numpy_dtype(dtype.as_string());
-    if (!t && dtype.as_string() == "|O") t = object_dtype(member(o, "filters"));
-    if (!t)
-      throw error(errc::unsupported, "dtype: expected a supported NumPy type string (\"<i4\", \">f8\", \"|u1\", \"|b1\", "
-                                     "\"<c16\", ...), got " + json::serialize(dtype));
-    m.type = t->type;
-    m.time = t->time;
-    m.v2.byte_order = t->byte_order;
+    if (!sized) {
+      auto t = parse_numpy_dtype(dtype.as_string());
+      if (!t && dtype.as_string() == "|O") t = object_dtype(member(o, "filters"));
+      if (!t)
+        throw error(errc::unsupported, "dtype: expected a supported NumPy type string (\"<i4\", \">f8\", \"|u1\", \"|b1\", "
+                                       "\"<c16\", \"<U8\", \"|V4\", ...) or a structured dtype, got " + json::serialize(dtype));
+      m.type = t->type;
+      m.time = t->time;
+      m.v2.byte_order = t->byte_order;
+    }
     check_grid(m, "chunks");
     const auto& fill = member(o, "fill_value");
     if (fill.is_null()) {
       m.no_fill_value = true;
-      m.fill_value = default_fill_value(m.type);
+      m.fill_value = is_sized(m.type) ? default_sized_fill_value(m.type_spec()) : default_fill_value(m.type);
+    } else if (is_sized(m.type)) {
+      m.fill_value = parse_v2_sized_fill_value(fill, m.type_spec(), m.v2.byte_order, "fill_value");
     } else if (is_variable_length(m.type)) {
       m.fill_value = scalar{m.type, {}};
       m.fill_string = v2_object_fill_value(fill, m.type);
@@ -559,7 +618,9 @@ std::string v2_object_fill_value_text(const array_metadata& m) {
 }
 
 std::string zarray_text(const array_metadata& m) {
-  const auto dtype = numpy_dtype_string(m.type, m.v2.byte_order == '>' ? '>' : '<', m.time);
+  std::optional<json::value> dtype;  // a type string, or the fields of a structured dtype
+  if (is_sized(m.type)) dtype = v2_sized_dtype(m.type_spec(), m.v2.byte_order);
+  else if (const auto s = numpy_dtype_string(m.type, m.v2.byte_order == '>' ? '>' : '<', m.time)) dtype = json::string(*s);
   if (!dtype)
     throw error(errc::unsupported, ".zarray: dtype: expected a data type that Zarr v2 (NumPy) has, got " +
                                        std::string(name(m.type)));
@@ -584,6 +645,7 @@ std::string zarray_text(const array_metadata& m) {
   const std::pair<std::string_view, std::string> fill{
       "fill_value", m.no_fill_value                ? std::string("null")
                     : is_variable_length(m.type) ? v2_object_fill_value_text(m)
+                    : is_sized(m.type)           ? v2_sized_fill_value_text(m.fill_value, m.type_spec(), m.v2.byte_order)
                     : is_time(m.type) ? std::to_string(m.fill_value.as<std::int64_t>())  // zarr-python 2 writes NaT so
                                       : fill_value_to_json_text(m.fill_value)};
   return serialize_metadata(o, std::span(&fill, 1));

@@ -10,6 +10,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);
   const auto type = static_cast<zarr::data_type>(in.byte() % zarr::data_type_count);
+  if (zarr::is_sized(type)) return 0;  // their values need a configuration: sized_value.fuzz.cpp
   if (zarr::is_variable_length(type)) {  // string and bytes: the value's bytes
     boost::json::value json;
     try {

@@ -11,6 +11,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);
   const auto type = static_cast<zarr::data_type>(in.byte() % zarr::data_type_count);
+  if (zarr::is_sized(type)) return 0;  // refused by the chain before packbits sees them
   zarr::packbits_configuration config;
   config.padding = static_cast<zarr::packbits_padding>(in.byte() % 3);
   const auto bit = [](std::uint8_t b) { return b == 0xff ? std::nullopt : std::optional<std::uint64_t>(b % 130); };

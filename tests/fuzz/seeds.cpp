@@ -29,7 +29,8 @@ constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation
 
 const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "gzip",     "zstd",       "blosc",
                                        "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
-                                       "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs", "time", "vlen"};
+                                       "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs", "time", "vlen",
+                                       "sized_value"};
 
 fs::path seeds_root;
 int written = 0;
@@ -83,6 +84,19 @@ void numcodecs_seeds(const zarr::bytes& sample, const std::string& n) {
 }
 
 void zarray_seeds() {
+  // sized_value: data type, value, then a byte order byte and stored bytes (the specs' examples).
+  {
+    const std::string sep(zarr_fuzz::record_separator);
+    seed("sized_value", "r24", R"("r24")" + sep + "[1, 2, 255]" + sep + std::string("\x01\x01\x02\x03\x04\x05\x06", 7));
+    seed("sized_value", "utf32_hi", R"({"name": "fixed_length_utf32", "configuration": {"length_bytes": 12}})" + sep + R"("Hi")" + sep +
+                                        std::string("\x00H\x00\x00\x00i\x00\x00\x00\x00\x00\x00\x00", 13));
+    seed("sized_value", "struct_nested",
+         R"({"name": "struct", "configuration": {"fields": [{"name": "point", "data_type": {"name": "struct", "configuration": {"fields": [{"name": "x", "data_type": "float32"}, {"name": "y", "data_type": "float32"}]}}}, {"name": "value", "data_type": "float64"}]}})" +
+             sep + R"({"point": {"x": 1.0, "y": 2.0}, "value": 3.14})" + sep + std::string(33, '\x01'));
+    seed("sized_value", "structured_tuples",
+         R"({"name": "structured", "configuration": {"fields": [["x", "float32"], ["y", "int16"], ["b", "bool"], ["s", {"name": "fixed_length_utf32", "configuration": {"length_bytes": 4}}]]}})" +
+             sep + R"("AACAPwEAAQAAAAA=")" + sep + std::string(12, '\x00'));
+  }
   seed("zarray", "spec_example", R"({"chunks": [1000, 1000], "compressor": {"id": "blosc", "cname": "lz4", "clevel": 5,
     "shuffle": 1}, "dtype": "<f8", "fill_value": "NaN", "filters": [{"id": "delta", "dtype": "<f8", "astype": "<f8"}],
     "order": "C", "shape": [10000, 10000], "zarr_format": 2})");
@@ -116,7 +130,7 @@ void codec_seeds() {
   // bytes: [type][flags] + data
   for (std::size_t t = 0; t < zarr::data_type_count; ++t)
     for (char flags : {0, 1, 5}) {
-      if (zarr::is_variable_length(static_cast<zarr::data_type>(t))) continue;
+      if (zarr::is_variable_length(static_cast<zarr::data_type>(t)) || zarr::is_sized(static_cast<zarr::data_type>(t))) continue;
       std::string s{static_cast<char>(t), flags};
       s += text_of(data[0]).substr(0, 64);
       if (static_cast<zarr::data_type>(t) == zarr::data_type::bool_)

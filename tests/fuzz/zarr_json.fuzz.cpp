@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   zarr_fuzz::expect(std::get<zarr::array_metadata>(reparse(canonical)).to_text() == canonical,
                     "an array's canonical text changes when read back:", canonical);
   try {
-    const zarr::codec_chain chain(array.codecs, {array.chunk_shape, array.type, array.fill_value}, "codecs", array.source);
+    const zarr::codec_chain chain(array.codecs, {array.chunk_shape, array.type, array.fill_value, array.layout}, "codecs", array.source);
     static_cast<void>(chain.to_json());
   } catch (const zarr::error&) {
   }

@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   boost::json::value chain;
   try {
-    chain = zarr::codec_chain(zarr::v2_codecs(array), {array.chunk_shape, array.type, array.fill_value}).to_json();
+    chain = zarr::codec_chain(zarr::v2_codecs(array), {array.chunk_shape, array.type, array.fill_value, array.layout}).to_json();
   } catch (const zarr::error&) {
     return 0;
   }

@@ -2,6 +2,7 @@
 // (Zarr storage specification version 2, "Metadata", "Filters"; numcodecs' codec
 // configurations, https://numcodecs.readthedocs.io), and the way back from a Zarr v3 chain.
 module;
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -21,6 +22,7 @@ import zarr.codec.cast_value;
 import zarr.codec.fixedscaleoffset;
 import zarr.codec.scale_offset;
 import zarr.fill_value;
+import zarr.sized;
 
 namespace zarr {
 namespace json = boost::json;
@@ -331,9 +333,10 @@ json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_
 }
 
 v2_array_fields v3_codecs_to_v2(const array_metadata& m) {
-  if (!numpy_dtype_string(m.type, '<'))
+  if (is_sized(m.type)) static_cast<void>(v2_sized_dtype(m.type_spec(), '<'));  // throws for a field NumPy lacks
+  else if (!numpy_dtype_string(m.type, '<'))
     throw error(errc::unsupported, "data_type: expected a data type that Zarr v2 (NumPy) has, got " + std::string(name(m.type)));
-  const chunk_spec spec{m.chunk_shape, m.type, m.fill_value};
+  const chunk_spec spec{m.chunk_shape, m.type, m.fill_value, m.layout};
   const codec_chain chain(m.codecs, spec);
   const auto resolved = chain.to_json();  // every default made explicit
   const auto& codecs = resolved.as_array();
@@ -346,6 +349,11 @@ v2_array_fields v3_codecs_to_v2(const array_metadata& m) {
     if (c.at("name") == "bytes")
       if (const auto* e = c.at("configuration").as_object().if_contains("endian"); e != nullptr && *e == "big") order = '>';
   out.byte_order = info(m.type).size <= 1 ? '|' : order;  // 0: string and bytes
+  if (is_sized(m.type)) {  // raw bits and one-byte fields: no order; text and wider fields: the codec's
+    const auto words = element_words(m.type, m.layout);
+    const bool ordered = std::any_of(words.begin(), words.end(), [](const element_word& w) { return w.size > 1; });
+    out.byte_order = ordered ? order : '|';
+  }
   std::size_t i = 0;
   if (!codecs.empty() && codecs[0].at("name") == "transpose") {
     const auto& axes = codecs[0].at("configuration").at("order").as_array();

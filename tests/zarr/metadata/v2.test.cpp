@@ -154,8 +154,10 @@ BOOST_AUTO_TEST_CASE(names_the_file_and_the_field_in_every_error) {
                    ".zarray: chunks: expected 2 dimensions");
   ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("dtype", R"("<S12")")), errc::unsupported,
                    ".zarray: dtype: expected a supported NumPy type string");
-  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("dtype", R"([["r", "|u1"]])")), errc::unsupported,
-                   ".zarray: dtype: expected a NumPy type string (structured types are not supported)");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("dtype", R"([["r", "|u1", [2]]])")), errc::unsupported,
+                   ".zarray: dtype[0]: expected [name, dtype] (subarray fields are not supported)");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("dtype", "7")), errc::unsupported,
+                   ".zarray: dtype: expected a NumPy type string");
   ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("order", R"("K")")), errc::invalid_metadata,
                    ".zarray: order: expected \"C\" or \"F\", got \"K\"");
   ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(with("fill_value", R"("nan")")), errc::invalid_value,

@@ -213,7 +213,7 @@ bytes transpose_codec::do_encode(bytes in) const {
   std::vector<std::uint64_t> stride(order_.size());
   for (std::size_t i = 0; i < order_.size(); ++i) stride[i] = a[order_[i]];
   bytes out(in.size());
-  permute_elements(out.data(), in.data(), static_cast<std::size_t>(info(decoded_.type).size), encoded_.shape, stride);
+  permute_elements(out.data(), in.data(), static_cast<std::size_t>(decoded_.element_size()), encoded_.shape, stride);
   return out;
 }
 
@@ -224,7 +224,7 @@ bytes transpose_codec::do_decode(bytes in) const {
   std::vector<std::uint64_t> stride(order_.size());
   for (std::size_t i = 0; i < order_.size(); ++i) stride[order_[i]] = b[i];
   bytes out(in.size());
-  permute_elements(out.data(), in.data(), static_cast<std::size_t>(info(decoded_.type).size), decoded_.shape, stride);
+  permute_elements(out.data(), in.data(), static_cast<std::size_t>(decoded_.element_size()), decoded_.shape, stride);
   return out;
 }
 

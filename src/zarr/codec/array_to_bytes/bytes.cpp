@@ -1,19 +1,25 @@
 // zarr.codec.bytes: byte order conversion, and the one-byte layouts of the small types
 // (Zarr v3 codecs/bytes; zarr-extensions data-types/int2 etc. "Codec compatibility / bytes"). A
 // complex type's byte order applies to each component: none for one-byte components
-// (datatype-complex_float8_e4m3.md: "The "endian" parameter has no effect").
+// (datatype-complex_float8_e4m3.md: "The "endian" parameter has no effect"). Raw bits are opaque
+// bytes, fixed_length_utf32 4-byte code units, a struct each field in turn (docs/decisions.md 55-57).
 module;
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <algorithm>
+#include <charconv>
 #include <optional>
+#include <vector>
 #include <span>
 #include <string>
 #include <utility>
 #include <boost/json.hpp>
 module zarr.codec.bytes;
+
+import zarr.sized;
 
 namespace zarr {
 namespace json = boost::json;
@@ -84,6 +90,59 @@ void copy_one_byte(std::byte* out, const std::byte* in, std::size_t n, data_type
     std::memcpy(out, in, n);
 }
 
+// --- the sized types: the words of each element (zarr.sized element_words) ---------------
+
+bool needs_byte_order(const std::vector<element_word>& words) noexcept {
+  return std::any_of(words.begin(), words.end(), [](const element_word& w) { return w.size > 1; });
+}
+
+// Swaps the multi-byte words of every element (when `swap`) and normalises the sub-byte ones.
+void order_words(std::span<std::byte> data, std::uint64_t element_size, const std::vector<element_word>& words, bool swap) noexcept {
+  if (element_size == 0 || words.empty()) return;
+  const std::uint64_t n = data.size() / element_size;
+  for (std::uint64_t e = 0; e < n; ++e) {
+    std::byte* element = data.data() + e * element_size;
+    for (const auto& w : words) {
+      std::byte* p = element + w.offset;
+      if (w.size > 1) {
+        if (swap)
+          for (std::uint64_t k = 0; k < w.count; ++k) std::reverse(p + k * w.size, p + (k + 1) * w.size);
+      } else if (w.type != data_type::bool_ && info(w.type).bits < 8) {
+        normalise_small(p, p, static_cast<std::size_t>(w.count), w.type);
+      }
+    }
+  }
+}
+
+// The first element (in native order) holding a bool other than 0 or 1 (when `bools`) or a
+// fixed_length_utf32 code unit that is no Unicode scalar value: its index and what it holds.
+std::optional<std::pair<std::uint64_t, std::string>> first_bad_word(std::span<const std::byte> data, std::uint64_t element_size,
+                                                                    const std::vector<element_word>& words, bool bools) {
+  if (element_size == 0) return std::nullopt;
+  const std::uint64_t n = data.size() / element_size;
+  for (std::uint64_t e = 0; e < n; ++e) {
+    const std::byte* element = data.data() + e * element_size;
+    for (const auto& w : words) {
+      const std::byte* p = element + w.offset;
+      if (bools && w.type == data_type::bool_ && std::to_integer<unsigned>(*p) > 1)
+        return std::pair{e, "a bool (0 or 1) at byte " + std::to_string(w.offset) + ", got " +
+                                std::to_string(std::to_integer<unsigned>(*p))};
+      if (w.type == data_type::fixed_length_utf32) {
+        const auto at = invalid_code_unit_at({p, static_cast<std::size_t>(w.count * 4)});
+        if (at >= 0) {
+          std::uint32_t c;
+          std::memcpy(&c, p + at * 4, 4);
+          char hex[16];
+          const auto r = std::to_chars(hex, hex + sizeof hex, c, 16);
+          return std::pair{e, "Unicode scalar values (no surrogate, at most 0x10ffff) in fixed_length_utf32, got 0x" +
+                                  std::string(hex, r.ptr) + " at code point " + std::to_string(at)};
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bytes_configuration bytes_configuration::parse(const codec_context& ctx) {
@@ -105,6 +164,15 @@ bytes_configuration bytes_configuration::parse(const codec_context& ctx) {
 
 bytes_codec::bytes_codec(const bytes_configuration& config, const chunk_spec& decoded, std::string where)
     : array_to_bytes_codec(std::move(where)), decoded_(decoded) {
+  if (is_sized(decoded_.type)) {
+    if (!needs_byte_order(element_words(decoded_.type, decoded_.layout))) return;  // raw bits, one-byte fields
+    // A legacy structured array without `endian` is little-endian (datatype-structured.md).
+    if (!config.byte_order && !decoded_.layout.legacy_structured)
+      throw error(errc::invalid_metadata, where_ + ".configuration.endian: expected \"little\" or \"big\" (required for " +
+                                              sized_type_name({decoded_.type, {}, decoded_.layout}) + "), got nothing");
+    endian_ = config.byte_order.value_or(endian::little);
+    return;
+  }
   if (word_size(decoded_.type) > 1) {
     if (!config.byte_order)
       throw error(errc::invalid_metadata, where_ + ".configuration.endian: expected \"little\" or \"big\" (required for " +
@@ -120,12 +188,27 @@ json::value bytes_codec::to_json() const {
 }
 
 bool bytes_codec::as_is() const noexcept {
+  if (is_sized(decoded_.type)) {
+    const auto words = element_words(decoded_.type, decoded_.layout);
+    return std::all_of(words.begin(), words.end(), [&](const element_word& w) {
+      if (w.type == data_type::fixed_length_utf32 || w.type == data_type::bool_) return false;  // checked each time
+      return w.size > 1 ? *endian_ == native_endian : info(w.type).bits >= 8;
+    });
+  }
   if (word_size(decoded_.type) == 1) return word_bits(decoded_.type) == 8 && decoded_.type != data_type::bool_;
   return *endian_ == native_endian;
 }
 
 void bytes_codec::do_encode_into(std::span<const std::byte> array, bytes& out) const {
   out.resize(array.size());
+  if (is_sized(decoded_.type)) {
+    const auto words = element_words(decoded_.type, decoded_.layout);
+    if (const auto bad = first_bad_word(array, decoded_.element_size(), words, false))
+      throw error(errc::invalid_value, label() + ": element " + std::to_string(bad->first) + ": expected " + bad->second);
+    if (!array.empty()) std::memcpy(out.data(), array.data(), array.size());
+    order_words(out, decoded_.element_size(), words, endian_ && *endian_ != native_endian);
+    return;
+  }
   if (word_size(decoded_.type) == 1)
     copy_one_byte(out.data(), array.data(), array.size(), decoded_.type);
   else
@@ -138,6 +221,14 @@ void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<s
   if (encoded.size() != size)
     throw error(errc::corrupt_chunk, label() + ": expected " + std::to_string(size) + " bytes, got " +
                                          std::to_string(encoded.size()));
+  if (is_sized(decoded_.type)) {
+    const auto words = element_words(decoded_.type, decoded_.layout);
+    if (!encoded.empty()) std::memcpy(out.data(), encoded.data(), encoded.size());
+    order_words(out, decoded_.element_size(), words, endian_ && *endian_ != native_endian);
+    if (const auto bad = first_bad_word(out, decoded_.element_size(), words, true))
+      throw error(errc::corrupt_chunk, label() + ": element " + std::to_string(bad->first) + ": expected " + bad->second);
+    return;
+  }
   if (decoded_.type == data_type::bool_) {
     // Only 0 and 1 are booleans (Zarr v3 codecs/bytes); anything else is not data this codec wrote.
     std::uint8_t any = 0;

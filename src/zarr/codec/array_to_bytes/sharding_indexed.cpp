@@ -87,7 +87,7 @@ sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& con
                                               std::to_string(decoded.shape[i] / config.chunk_shape[i]) + " along dimension " +
                                               std::to_string(i) + ")");
   }
-  inner_ = std::make_unique<codec_chain>(config.codecs, chunk_spec{config.chunk_shape, decoded.type, decoded.fill},
+  inner_ = std::make_unique<codec_chain>(config.codecs, chunk_spec{config.chunk_shape, decoded.type, decoded.fill, decoded.layout},
                                          at + "codecs", document);
   auto index_shape = chunks_per_shard_;
   index_shape.push_back(2);
@@ -109,9 +109,9 @@ json::value sharding_indexed_codec::to_json() const {
 }
 
 void sharding_indexed_codec::do_encode_into(std::span<const std::byte> shard, bytes& out) const {
-  const auto size = static_cast<std::size_t>(info(shard_.type).size);
+  const auto size = static_cast<std::size_t>(shard_.element_size());
   const auto& inner_shape = config_.chunk_shape;
-  const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill}.byte_size();
+  const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill, shard_.layout}.byte_size();
   // Inner chunks are encoded in parallel (when this shard is not itself one of several
   // being encoded in parallel), then laid out in C order.
   const thread_buffer<struct encoded_inner_chunks_tag, std::vector<bytes>> encoded_inner_chunks;
@@ -222,7 +222,7 @@ void sharding_indexed_codec::decode_inner(std::span<const std::byte> stored, std
 }
 
 void sharding_indexed_codec::do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
-  decode_all(encoded, array_view::c_order(out.data(), shard_.shape, static_cast<std::size_t>(info(shard_.type).size)));
+  decode_all(encoded, array_view::c_order(out.data(), shard_.shape, static_cast<std::size_t>(shard_.element_size())));
 }
 
 void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, const array_view& out) const {

@@ -63,7 +63,9 @@ blosc_configuration blosc_configuration::parse(const codec_context& ctx) {
   // Absent typesize: the element size of the data this codec receives. Bytes -> bytes codecs
   // see the array -> bytes codec's input type in ctx.decoded (Zarr v3 core spec leaves this choice
   // to the implementation as long as it is recorded, which to_json does).
-  const auto element_size = static_cast<std::int64_t>(info(ctx.decoded.type).size);
+  // A sized type wider than blosc's largest typesize shuffles as bytes (typesize 1).
+  const auto size = ctx.decoded.element_size();
+  const auto element_size = static_cast<std::int64_t>(size >= 1 && size <= static_cast<std::uint64_t>(max_typesize) ? size : 1);
   out.typesize = static_cast<std::uint64_t>(integer_member(config, "typesize", 1, max_typesize, element_size, ctx.where));
   out.blocksize = static_cast<std::uint64_t>(integer_member(config, "blocksize", 0, max_blocksize, 0, ctx.where));
   return out;
@@ -146,7 +148,7 @@ std::unique_ptr<bytes_to_bytes_codec> make_numcodecs_blosc_codec(const codec_con
                     : shuffle->is_int64() ? std::optional<std::int64_t>(shuffle->get_int64())
                                           : std::nullopt;
   // -1 is numcodecs' AUTOSHUFFLE: bit shuffle for items of one byte, byte shuffle otherwise.
-  const bool one_byte = info(ctx.decoded.type).size == 1;
+  const bool one_byte = ctx.decoded.element_size() == 1;
   if (code == 0) v3["shuffle"] = "noshuffle";
   else if (code == 1 || (code == -1 && !one_byte)) v3["shuffle"] = "shuffle";
   else if (code == 2 || code == -1) v3["shuffle"] = "bitshuffle";

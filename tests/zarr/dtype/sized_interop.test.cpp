@@ -1,0 +1,97 @@
+// NumPy's "<U n", "|V n" and structured dtypes with Debian's zarr-python 2, both ways
+// (tests/interop/zarr_python2_sized.py, run here with ZARR_PYTHON, which CTest sets to
+// /usr/bin/python3): what it writes reads exactly, and it reads what we write as v2, equal
+// (docs/decisions.md 57, 58). Values are compared as bytes: each side's JSON parsed as the type.
+#include <boost/test/unit_test.hpp>
+#include <boost/json.hpp>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+#include "../../support.hpp"
+import zarr;
+
+namespace json = boost::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::optional<std::string> run_script(const std::string& args) {
+  const char* python = std::getenv("ZARR_PYTHON");
+  const char* script = std::getenv("ZARR_SIZED_SCRIPT");
+  if (python == nullptr || script == nullptr) return std::nullopt;
+  const std::string command = std::string(python) + " " + script + " " + args;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return std::nullopt;
+  std::string out;
+  char buffer[4096];
+  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  if (pclose(pipe) != 0) return std::nullopt;
+  return out;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The elements of `values` (zarr-python's JSON) as this library holds them in memory.
+std::vector<std::byte> bytes_of_values(const json::array& values, const zarr::data_type_spec& spec) {
+  const auto n = static_cast<std::size_t>(spec.element_size());
+  std::vector<std::byte> out(values.size() * n);
+  for (std::size_t i = 0; i < values.size(); ++i)
+    zarr::parse_sized_value(values[i], spec, std::span(out).subspan(i * n, n), "value " + std::to_string(i));
+  return out;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sized_interop)
+
+BOOST_AUTO_TEST_CASE(what_zarr_python_2_writes_reads_exactly_and_it_reads_what_we_write) {
+  const auto dir = zarr_test::scratch_dir();
+  if (!run_script("write " + dir.string())) return zarr_test::peer_missing("zarr-python 2 did not write the sized arrays");
+  const auto manifest = json::parse(slurp(dir / "manifest.json"));
+  auto theirs = std::make_shared<zarr::filesystem_store>(dir / "v2.zarr");
+  auto ours = std::make_shared<zarr::filesystem_store>(dir / "ours.zarr");
+  std::size_t cases = 0;
+  for (const auto& c : manifest.at("cases").as_array()) {
+    const std::string path(c.at("path").as_string());
+    BOOST_TEST_CONTEXT(path) {
+      // Theirs, read by us.
+      const auto a = zarr::array::open(theirs, path);
+      const auto spec = a.metadata().type_spec();
+      BOOST_TEST_REQUIRE(zarr::is_sized(spec.type));
+      const auto& values = c.at("values").as_array();
+      std::vector<std::byte> got(static_cast<std::size_t>(a.metadata().element_size()) * values.size());
+      a.read(zarr::region::all(a.shape()), std::span<std::byte>(got));
+      const auto expected = bytes_of_values(values, spec);
+      BOOST_TEST((got == expected));
+      // Ours, the same metadata and values, read by zarr-python 2.
+      auto m = zarr::array_metadata::parse_v2(slurp(dir / "v2.zarr" / path / ".zarray"));
+      auto b = zarr::array::create(ours, path, m);
+      b.write(zarr::region::all(m.shape), std::span<const std::byte>(expected));
+      const auto zarray = json::parse(slurp(dir / "ours.zarr" / path / ".zarray"));
+      const auto original = json::parse(slurp(dir / "v2.zarr" / path / ".zarray"));
+      BOOST_TEST(json::serialize(zarray.at("dtype")) == json::serialize(original.at("dtype")));
+      BOOST_TEST(json::serialize(zarray.at("fill_value")) == json::serialize(original.at("fill_value")));
+      const auto read_back = run_script("read " + (dir / "ours.zarr").string() + " " + path);
+      BOOST_TEST_REQUIRE(read_back.has_value(), "zarr-python 2 could not read our array");
+      const auto answer = json::parse(*read_back);
+      BOOST_TEST((bytes_of_values(answer.at("values").as_array(), spec) == expected));
+      ++cases;
+    }
+  }
+  BOOST_TEST(cases == 9u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
