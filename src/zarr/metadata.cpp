@@ -18,6 +18,7 @@ module zarr.metadata;
 
 import zarr.fill_value;
 import zarr.sized;
+import zarr.text;
 
 namespace zarr {
 namespace json = boost::json;
@@ -289,6 +290,23 @@ void make_endian_explicit(json::value& codecs) {
 
 }  // namespace
 
+namespace {
+
+// True when `codecs` has a bytes codec with "endian": "big".
+bool bytes_codec_is_big_endian(const json::value& codecs) {
+  if (const auto* list = codecs.if_array())
+    for (const auto& c : *list) {
+      const auto* co = c.if_object();
+      const auto* config = co && co->if_contains("configuration") ? co->at("configuration").if_object() : nullptr;
+      if (co && co->if_contains("name") && co->at("name") == json::value("bytes") && config &&
+          config->if_contains("endian") && config->at("endian") == json::value("big"))
+        return true;
+    }
+  return false;
+}
+
+}  // namespace
+
 array_metadata array_metadata::parse(const json::value& v, std::string_view source) {
   const auto* o = v.if_object();
   if (o == nullptr) bad("zarr.json", "an object", &v);
@@ -323,7 +341,20 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
     m.fill_value = scalar{m.type, {}};
     m.fill_string = parse_variable_fill_value(fill, m.type, "fill_value");
   } else if (is_sized(m.type)) {
-    m.fill_value = parse_sized_fill_value(fill, spec, "fill_value");
+    // A legacy structured base64 fill value is packed in the bytes codec's byte order
+    // (datatype-structured.md); parse_sized_fill_value reads base64 as little-endian and checks
+    // each field's value, so a big-endian one is turned little-endian first.
+    json::value given = fill;
+    if (m.layout.legacy_structured && fill.is_string() && bytes_codec_is_big_endian(member(*o, "codecs")))
+      if (auto packed = base64_decode(fill.as_string()); packed && packed->size() == m.layout.size) {
+        for (const auto& w : element_words(m.type, m.layout))
+          for (std::uint64_t k = 0; k < w.count && w.size > 1; ++k) {
+            auto* p = packed->data() + w.offset + k * w.size;
+            std::reverse(p, p + w.size);
+          }
+        given = json::string(base64_encode(*packed));
+      }
+    m.fill_value = parse_sized_fill_value(given, spec, "fill_value");
   } else {
     m.fill_value = fill_text ? parse_fill_value_text(*fill_text, m.type, "fill_value")
                              : parse_fill_value(fill, m.type, "fill_value");
@@ -331,22 +362,6 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   m.codecs = member(*o, "codecs");
   if (!m.codecs.is_array() || m.codecs.as_array().empty()) bad("codecs", "a non-empty array of codecs", &m.codecs);
   if (m.layout.legacy_structured) make_endian_explicit(m.codecs);
-  if (m.layout.legacy_structured && fill.is_string()) {
-    // A legacy structured base64 fill value is packed in the bytes codec's byte order
-    // (datatype-structured.md): read as little-endian, swapped here when the codec says big.
-    for (const auto& c : m.codecs.as_array()) {
-      const auto* co = c.if_object();
-      const auto* config = co && co->if_contains("configuration") ? co->at("configuration").if_object() : nullptr;
-      if (co && co->if_contains("name") && co->at("name") == json::value("bytes") && config &&
-          config->if_contains("endian") && config->at("endian") == json::value("big"))
-        for (const auto& w : element_words(m.type, m.layout))
-          for (std::uint64_t k = 0; k < w.count && w.size > 1; ++k) {
-            auto* p = m.fill_value.wide.data() + w.offset + k * w.size;
-            std::reverse(p, p + w.size);
-          }
-    }
-  }
-
   for (const auto& [key, value] : *o) {
     if (key == "zarr_format" || key == "node_type" || key == "shape" || key == "data_type" || key == "chunk_grid" ||
         key == "chunk_key_encoding" || key == "fill_value" || key == "codecs")
@@ -617,6 +632,37 @@ std::string v2_object_fill_value_text(const array_metadata& m) {
                                  "bytes fill value), got " + std::to_string(m.fill_string.size()) + " bytes");
 }
 
+// `json` (serialized JSON, valid UTF-8) with every character past ASCII written as a \u escape
+// (two, a surrogate pair, past U+FFFF): zarr-python 2 reads .zarray as ASCII, as Python's
+// json.dumps writes it. Such characters can only be inside strings, where the escape means the same.
+std::string ascii_json(const std::string& json) {
+  std::string out;
+  out.reserve(json.size());
+  const auto escape = [&](std::uint32_t unit) {
+    static constexpr char hex[] = "0123456789abcdef";
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += hex[(unit >> shift) & 15];
+  };
+  for (std::size_t i = 0; i < json.size();) {
+    const auto c = static_cast<unsigned char>(json[i]);
+    if (c < 0x80) {
+      out += json[i++];
+      continue;
+    }
+    const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    std::uint32_t point = c & (0x7F >> n);
+    for (std::size_t k = 1; k < n && i + k < json.size(); ++k) point = (point << 6) | (static_cast<unsigned char>(json[i + k]) & 0x3F);
+    i += n;
+    if (point > 0xFFFF) {
+      escape(0xD800 + ((point - 0x10000) >> 10));
+      escape(0xDC00 + ((point - 0x10000) & 0x3FF));
+    } else {
+      escape(point);
+    }
+  }
+  return out;
+}
+
 std::string zarray_text(const array_metadata& m) {
   std::optional<json::value> dtype;  // a type string, or the fields of a structured dtype
   if (is_sized(m.type)) dtype = v2_sized_dtype(m.type_spec(), m.v2.byte_order);
@@ -648,7 +694,7 @@ std::string zarray_text(const array_metadata& m) {
                     : is_sized(m.type)           ? v2_sized_fill_value_text(m.fill_value, m.type_spec(), m.v2.byte_order)
                     : is_time(m.type) ? std::to_string(m.fill_value.as<std::int64_t>())  // zarr-python 2 writes NaT so
                                       : fill_value_to_json_text(m.fill_value)};
-  return serialize_metadata(o, std::span(&fill, 1));
+  return ascii_json(serialize_metadata(o, std::span(&fill, 1)));
 }
 
 }  // namespace

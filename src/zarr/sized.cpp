@@ -84,6 +84,28 @@ const json::object* configuration_of(const json::object& o, const std::string& w
 
 data_type_spec parse_spec(const json::value& v, const std::string& where, int depth);
 
+// Appends a field after the others, at `offset`, which moves past it; the struct may not grow
+// past max_element_size bytes (an error naming `where`).
+void append_field(std::vector<struct_field>& fields, std::string name, data_type_spec spec, std::uint64_t& offset,
+                  const std::string& where) {
+  const auto size = spec.element_size();
+  if (size > max_element_size - offset)
+    throw error(errc::invalid_metadata, where + ": expected a struct of at most " + std::to_string(max_element_size) +
+                                            " bytes, got more");
+  fields.push_back({std::move(name), std::move(spec), offset});
+  offset += size;
+}
+
+// The struct of `fields`, `size` bytes.
+data_type_spec struct_spec(std::shared_ptr<std::vector<struct_field>> fields, std::uint64_t size, bool legacy) {
+  data_type_spec spec;
+  spec.type = data_type::struct_;
+  spec.layout.size = size;
+  spec.layout.fields = std::move(fields);
+  spec.layout.legacy_structured = legacy;
+  return spec;
+}
+
 data_type_spec parse_struct(const json::object* config, const std::string& where, int depth, bool legacy) {
   if (depth >= max_struct_depth)
     throw error(errc::invalid_metadata, where + ": expected structs nested at most " + std::to_string(max_struct_depth) +
@@ -125,19 +147,9 @@ data_type_spec parse_struct(const json::object* config, const std::string& where
     if (is_variable_length(spec.type))
       throw error(errc::invalid_metadata, here + ".data_type: expected a data type of fixed size, got " +
                                               std::string(zarr::name(spec.type)));
-    const auto size = spec.element_size();
-    if (size > max_element_size - offset)
-      throw error(errc::invalid_metadata, here + ".data_type: expected a struct of at most " + std::to_string(max_element_size) +
-                                              " bytes, got more");
-    out->push_back({field_name, std::move(spec), offset});
-    offset += size;
+    append_field(*out, field_name, std::move(spec), offset, here + ".data_type");
   }
-  data_type_spec spec;
-  spec.type = data_type::struct_;
-  spec.layout.size = offset;
-  spec.layout.fields = std::move(out);
-  spec.layout.legacy_structured = legacy;
-  return spec;
+  return struct_spec(std::move(out), offset, legacy);
 }
 
 data_type_spec parse_spec(const json::value& v, const std::string& where, int depth) {
@@ -310,6 +322,28 @@ std::string utf8_from_utf32(std::span<const std::byte> value, std::string_view w
   return out;
 }
 
+namespace {
+
+// Checks the fields of a struct value given as packed bytes (a legacy structured base64 fill
+// value): text fields must hold Unicode scalar values and bool fields 0 or 1, as the object form
+// requires; an error (invalid_value) names the field.
+void check_packed_fields(std::span<const std::byte> value, const data_type_spec& spec, const std::string& where) {
+  for (const auto& f : fields_of(spec)) {
+    const auto here = where + "." + f.name;
+    const auto bytes = value.subspan(static_cast<std::size_t>(f.offset), static_cast<std::size_t>(f.type.element_size()));
+    if (f.type.type == data_type::struct_) {
+      check_packed_fields(bytes, f.type, here);
+    } else if (f.type.type == data_type::fixed_length_utf32) {
+      if (const auto i = invalid_code_unit_at(bytes); i >= 0)
+        bad_value(here, "Unicode scalar values (no surrogate, at most 0x10ffff)", "another at code point " + std::to_string(i));
+    } else if (f.type.type == data_type::bool_ && std::to_integer<unsigned>(bytes[0]) > 1) {
+      bad_value(here, "a bool (0 or 1)", std::to_string(std::to_integer<unsigned>(bytes[0])));
+    }
+  }
+}
+
+}  // namespace
+
 void parse_sized_value(const json::value& v, const data_type_spec& spec, std::span<std::byte> out, std::string_view where) {
   const std::string at(where);
   const auto size = spec.element_size();
@@ -349,6 +383,7 @@ void parse_sized_value(const json::value& v, const data_type_spec& spec, std::sp
         bad_value(at, "base64 text of " + std::to_string(size) + " bytes (the packed fields) or an object", shown(v));
       std::memcpy(out.data(), bytes->data(), size);
       little_endian_to_native(out, spec);
+      check_packed_fields(out, spec, at);
       return;
     }
   }
@@ -538,18 +573,9 @@ data_type_spec parse_v2_struct(const json::array& list, char& order, const std::
       bad_metadata(here + "[1]", "a NumPy type string or a list of fields", &dt);
     }
     merge_order(order, field_order, here);
-    const auto size = spec.element_size();
-    if (size > max_element_size - offset)
-      throw error(errc::invalid_metadata, here + ": expected a struct of at most " + std::to_string(max_element_size) +
-                                              " bytes, got more");
-    out->push_back({field_name, std::move(spec), offset});
-    offset += size;
+    append_field(*out, field_name, std::move(spec), offset, here);
   }
-  data_type_spec spec;
-  spec.type = data_type::struct_;
-  spec.layout.size = offset;
-  spec.layout.fields = std::move(out);
-  return spec;
+  return struct_spec(std::move(out), offset, false);
 }
 
 // Between native order and `order` ('>' or '<'): swaps each multi-byte word where they differ.

@@ -77,7 +77,7 @@ def write(out):
         g = root.create_dataset("categorize_zlib", shape=(8,), chunks=(3,), dtype=object,
                                 filters=[numcodecs.Categorize(labels, dtype=object)], compressor=numcodecs.Zlib(level=1))
         g[0:6] = np.array(["male", "female", "", "\u00e9t\u00e9", "x" * 300, "male"], dtype=object)
-        h = root.create_dataset("categorize_u2_2d", shape=(3, 4), chunks=(2, 3), dtype=object, order="F",
+        h = root.create_dataset("categorize_u2_2d", shape=(3, 4), chunks=(2, 3), dtype=object,
                                 filters=[numcodecs.Categorize(labels[:2], dtype=object, astype=">u2")], compressor=None)
         h[...] = np.array([["male", "female", "", "male"], ["", "", "female", "male"], ["female"] * 4], dtype=object)
     case("categorize_zlib", g)

@@ -306,6 +306,18 @@ BOOST_AUTO_TEST_CASE(legacy_structured_is_read_and_written_as_struct) {
   BOOST_TEST(zarr::sized_value_to_json_text(big.fill_value.bytes(), big.type_spec()) == R"({"x":1,"y":1})");
   ZARR_CHECK_ERROR(metadata(type, R"("AACAPw==")", R"([{"name": "bytes"}])", 1, 1), errc::invalid_value,
                    "fill_value: expected base64 text of 6 bytes");
+  // The packed fields must be values of their types, in the bytes codec's order ("A" is 41 00 00
+  // 00 little-endian, 00 00 00 41 big-endian); the sized_value fuzz target found the unchecked case.
+  const std::string text_and_flag =
+      R"({"name": "structured", "configuration": {"fields": [["s", {"name": "fixed_length_utf32", "configuration": {"length_bytes": 4}}], ["b", "bool"]]}})";
+  const auto le = metadata(text_and_flag, R"("QQAAAAE=")", R"([{"name": "bytes"}])", 1, 1);
+  BOOST_TEST(zarr::sized_value_to_json_text(le.fill_value.bytes(), le.type_spec()) == R"({"s":"A","b":true})");
+  const auto be = metadata(text_and_flag, R"("AAAAQQE=")", R"([{"name": "bytes", "configuration": {"endian": "big"}}])", 1, 1);
+  BOOST_TEST(zarr::sized_value_to_json_text(be.fill_value.bytes(), be.type_spec()) == R"({"s":"A","b":true})");
+  ZARR_CHECK_ERROR(metadata(text_and_flag, R"("AADcAAE=")", R"([{"name": "bytes"}])", 1, 1), errc::invalid_value,
+                   "fill_value.s: expected Unicode scalar values");
+  ZARR_CHECK_ERROR(metadata(text_and_flag, R"("QQAAAAI=")", R"([{"name": "bytes"}])", 1, 1), errc::invalid_value,
+                   "fill_value.b: expected a bool (0 or 1), got 2");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

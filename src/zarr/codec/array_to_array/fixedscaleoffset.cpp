@@ -219,15 +219,22 @@ void compute_block(const double* x, double* y, std::size_t n, double scale, doub
   for (std::size_t i = 0; i < n; ++i) y[i] = add<P2>(divide<P1>(x[i], scale), offset);
 }
 
-void compute(int p1, int p2, const double* x, double* y, std::size_t n, double scale, double offset) {
+// Calls f.operator()<P1, P2>() with the two precisions as constants (16, 32 or 64 bits, P1 <= P2:
+// the pairs NumPy's promotion gives), so that each loop is compiled for its pair.
+template <class F>
+void with_precisions(int p1, int p2, F&& f) {
   switch (p1 * 100 + p2) {
-    case 1616: return compute_block<16, 16>(x, y, n, scale, offset);
-    case 1632: return compute_block<16, 32>(x, y, n, scale, offset);
-    case 1664: return compute_block<16, 64>(x, y, n, scale, offset);
-    case 3232: return compute_block<32, 32>(x, y, n, scale, offset);
-    case 3264: return compute_block<32, 64>(x, y, n, scale, offset);
-    default: return compute_block<64, 64>(x, y, n, scale, offset);
+    case 1616: return f.template operator()<16, 16>();
+    case 1632: return f.template operator()<16, 32>();
+    case 1664: return f.template operator()<16, 64>();
+    case 3232: return f.template operator()<32, 32>();
+    case 3264: return f.template operator()<32, 64>();
+    default: return f.template operator()<64, 64>();
   }
+}
+
+void compute(int p1, int p2, const double* x, double* y, std::size_t n, double scale, double offset) {
+  with_precisions(p1, p2, [&]<int P1, int P2>() { compute_block<P1, P2>(x, y, n, scale, offset); });
 }
 
 // numcodecs' encode in float types P1 (x - offset) and P2 (* scale), each operation rounded
@@ -239,14 +246,7 @@ void encode_block(const double* x, double* y, std::size_t n, double offset, doub
 }
 
 void encode_compute(int p1, int p2, const double* x, double* y, std::size_t n, double offset, double scale) {
-  switch (p1 * 100 + p2) {
-    case 1616: return encode_block<16, 16>(x, y, n, offset, scale);
-    case 1632: return encode_block<16, 32>(x, y, n, offset, scale);
-    case 1664: return encode_block<16, 64>(x, y, n, offset, scale);
-    case 3232: return encode_block<32, 32>(x, y, n, offset, scale);
-    case 3264: return encode_block<32, 64>(x, y, n, offset, scale);
-    default: return encode_block<64, 64>(x, y, n, offset, scale);
-  }
+  with_precisions(p1, p2, [&]<int P1, int P2>() { encode_block<P1, P2>(x, y, n, offset, scale); });
 }
 
 // ndarray.astype(D): truncation for integers (checked here), nearest-even for floats (an
