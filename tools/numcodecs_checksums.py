@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Expected values for the numcodecs.fletcher32 and numcodecs.jenkins_lookup3 tests
-(tests/zarr/codec/numcodecs.test.cpp), computed here from the algorithms' definitions in plain
+(tests/zarr/codec/bytes_to_bytes/checksum32.test.cpp), computed here from the algorithms' definitions in plain
 Python, apart from the C++ code they check (numcodecs 0.11, Debian's, has neither codec):
 
 - fletcher32: HDF5's H5_checksum_fletcher32 (which netCDF-C and numcodecs >= 0.12 use): 16-bit

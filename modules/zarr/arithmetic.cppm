@@ -576,6 +576,14 @@ using bfloat16 = small_float<info(data_type::bfloat16).format>;
 using float16 = small_float<info(data_type::float16).format>;
 using float8_e4m3fn = small_float<info(data_type::float8_e4m3fn).format>;  // TensorStore's OCP E4M3
 
+// float16 bits to and from a double as NumPy converts them (npy_halfbits_to_doublebits,
+// npy_doublebits_to_halfbits), for the numcodecs codecs that must match it bit for bit: to a
+// double exactly, a NaN's payload moved to the top of the double's; from a double rounded once
+// to nearest even, an overflow an infinity, a NaN keeping the top 10 bits of its payload (at
+// least one set).
+[[nodiscard]] double numpy_half_to_double(std::uint16_t h) noexcept;
+[[nodiscard]] std::uint16_t numpy_double_to_half(double x) noexcept;
+
 // A two's complement (Signed) or unsigned integer of 2 or 4 bits, held in one byte like its
 // in-memory layout (sign-extended for signed). Arithmetic is checked (throws zarr::error).
 template <int Bits, bool Signed>

@@ -96,6 +96,12 @@ class chunk_reader {
     static_cast<void>(owner);
     return make();
   }
+  // The whole value, when it is already in memory and present (bytes fetched beforehand): read
+  // without a copy. Nothing otherwise.
+  [[nodiscard]] virtual const std::span<const std::byte>* in_memory() const noexcept { return nullptr; }
+  // Whether reading a byte range of this value reads all of what is stored (a value decoded
+  // from a compressed one), so that reading in part saves nothing.
+  [[nodiscard]] virtual bool ranges_read_whole() const noexcept { return false; }
 };
 
 // An id for chunk_reader::derived, unique in the process and never reused (a codec's
@@ -117,6 +123,7 @@ class derivation_owner {
 class buffer_chunk_reader final : public chunk_reader {
  public:
   explicit buffer_chunk_reader(std::optional<std::span<const std::byte>> value) : value_(value) {}
+  [[nodiscard]] const std::span<const std::byte>* in_memory() const noexcept override { return value_ ? &*value_ : nullptr; }
   [[nodiscard]] bool read_all(bytes& out) const override {
     if (!value_) return false;
     out.assign(value_->begin(), value_->end());
@@ -131,6 +138,29 @@ class buffer_chunk_reader final : public chunk_reader {
 
  private:
   std::optional<std::span<const std::byte>> value_;
+};
+
+// The byte range [offset, offset + length) of what another reader reads, as a value of its own
+// (an inner chunk of a shard); `whole` must outlive it.
+class byte_range_reader final : public chunk_reader {
+ public:
+  byte_range_reader(const chunk_reader& whole, std::uint64_t offset, std::uint64_t length)
+      : whole_(whole), offset_(offset), length_(length) {}
+  [[nodiscard]] bool read_all(bytes& out) const override {
+    auto value = whole_.read(byte_range{offset_, length_, false});
+    if (!value) return false;
+    out = std::move(*value);
+    return true;
+  }
+  [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
+    const auto [offset, length] = resolve_range("byte range", range, length_);
+    return whole_.read(byte_range{offset_ + offset, length, false});
+  }
+  [[nodiscard]] bool ranges_read_whole() const noexcept override { return whole_.ranges_read_whole(); }
+
+ private:
+  const chunk_reader& whole_;
+  std::uint64_t offset_, length_;
 };
 
 // A T that this thread keeps from one chunk to the next, so that its memory is not

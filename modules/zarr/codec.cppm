@@ -46,6 +46,35 @@ struct chunk_spec {
   }
 };
 
+// A chunk's decoded array, or the array a codec of its chain decodes to, read box by box
+// (zarrs' partial decoders): each codec wraps the reader of the representation below it, so a
+// box reads only what it needs through the whole chain (docs/decisions.md 63).
+class array_reader {
+ public:
+  virtual ~array_reader() = default;
+  // Decodes the box `box` (in the array's coordinates, inside its shape) into `out` (a view of
+  // box's extent, any strides); false, with nothing written, when the stored chunk is absent.
+  [[nodiscard]] virtual bool read(const region& box, const array_view& out) const = 0;
+  // Whether reading `box` reads the stored chunk whole (so that a caller may fetch it
+  // beforehand, in a batch), rather than byte ranges of it.
+  [[nodiscard]] virtual bool reads_whole(const region& box) const = 0;
+};
+
+// Calls decode(value) with the whole value `source` reads, in place when it is already in
+// memory, else read into a buffer of the thread's; false, without calling it, when absent.
+template <class Decode>
+[[nodiscard]] bool with_whole_value(const chunk_reader& source, Decode&& decode) {
+  if (const auto* held = source.in_memory()) {
+    decode(*held);
+    return true;
+  }
+  const thread_buffer<struct whole_value_tag> stored;
+  if (!source.read_all(*stored)) return false;
+  decode(std::span<const std::byte>(*stored));
+  let_go_if_large(*stored);
+  return true;
+}
+
 class codec {
  public:
   virtual ~codec() = default;
@@ -86,6 +115,10 @@ class array_to_array_codec : public codec {
   [[nodiscard]] virtual bool takes_elements() const noexcept { return false; }
   [[nodiscard]] virtual bytes encode_elements(std::span<const std::string> elements) const;
   virtual void decode_elements(std::span<const std::byte> in, std::span<std::string> out) const;
+  // A reader of decoded() arrays over `below`, a reader of encoded() ones. This default reads
+  // the encoded array whole once, decodes it and serves boxes of it; codecs that map a box to
+  // a box below (transpose) read only that. (Elementwise codecs are read through their step().)
+  [[nodiscard]] virtual std::unique_ptr<array_reader> reader(std::unique_ptr<array_reader> below) const;
 
  protected:
   using codec::codec;
@@ -106,12 +139,11 @@ class array_to_bytes_codec : public codec {
   // new C-order buffer.
   void decode_into(std::span<const std::byte> encoded, const array_view& out) const;
   [[nodiscard]] bytes decode(std::span<const std::byte> encoded) const;
-  // Decodes the box `box` (in chunk coordinates) of the chunk `reader` reads into `out` (a
-  // view of box's extent); false, with nothing written, when the chunk is absent.
-  [[nodiscard]] bool decode_region(const chunk_reader& reader, const region& box, const array_view& out) const;
-  // True when decode_region of a box that does not cover the chunk reads only the parts of
-  // the stored chunk it needs (sharding), false when it reads the stored chunk whole.
-  [[nodiscard]] virtual bool reads_parts() const noexcept { return false; }
+  // A reader of decoded() arrays from the encoded bytes `source` gives (a store key, a byte
+  // range of a shard, bytes already fetched, a decompressed buffer), which must outlive it.
+  // This default reads the value whole once, decodes it and serves boxes of it; `bytes` reads
+  // the rows a box needs, sharding its index and the inner chunks a box meets.
+  [[nodiscard]] virtual std::unique_ptr<array_reader> reader(const chunk_reader& source) const;
   // True when the encoded bytes are the decoded buffer itself (the `bytes` codec in native
   // byte order): the chain then passes buffers through without calling encode or decode.
   [[nodiscard]] virtual bool as_is() const noexcept { return false; }
@@ -140,9 +172,6 @@ class array_to_bytes_codec : public codec {
   // Into a view that is not one C-order buffer. This default decodes into a buffer of the
   // thread's and copies; sharding decodes each inner chunk straight into place.
   virtual void do_decode_into_view(std::span<const std::byte> encoded, const array_view& out) const;
-  // Part of a chunk (`box` does not cover it). This default reads the whole value, decodes
-  // it into a buffer of the thread's and copies the box; sharding reads only what it needs.
-  [[nodiscard]] virtual bool do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const;
 };
 
 // What a bytes -> bytes decoder may produce when nobody says less: 4 GiB.
@@ -195,6 +224,10 @@ class bytes_to_bytes_codec : public codec {
   // fixed sizes, else a generous bound (decoded_size + 1/4 + 1 MiB: stored blocks and frame
   // headers of every compressor stay far below it).
   [[nodiscard]] virtual std::uint64_t max_encoded_size(std::uint64_t decoded_size) const noexcept;
+  // The decoded bytes of what `below` reads, as a chunk_reader (which `below` must outlive):
+  // this default decodes the value whole, once, at the first read (at most `limit` bytes) and
+  // serves byte ranges of it.
+  [[nodiscard]] virtual std::unique_ptr<chunk_reader> reader(const chunk_reader& below, std::uint64_t limit) const;
 
  protected:
   using codec::codec;
@@ -232,15 +265,12 @@ class codec_chain {
   [[nodiscard]] bytes decode(std::span<const std::byte> stored) const;
   void decode_into(std::span<const std::byte> stored, std::span<std::byte> out) const;
   void decode_into(std::span<const std::byte> stored, const array_view& out) const;
-  // Decodes the box `box` (in chunk coordinates) of the chunk that `reader` reads into `out`
-  // (a view of box's extent); false, with nothing written, when the chunk is absent. With no
-  // bytes -> bytes codec and only elementwise array -> array codecs, the array -> bytes codec
-  // reads what the box needs (sharding: the index and the inner chunks the box meets);
-  // otherwise the whole chunk is read and decoded.
-  [[nodiscard]] bool decode_region(const chunk_reader& reader, const region& box, const array_view& out) const;
-  // True when decode_region of a box that does not cover the chunk reads only parts of the
-  // stored chunk (the conditions above, and an array -> bytes codec that can: sharding).
-  [[nodiscard]] bool reads_parts() const;
+  // A reader of the chunk that `source` reads (which must outlive it): the one read path. A box
+  // that covers the chunk is read whole and decoded straight into place; any other goes
+  // through a reader per codec, each wrapping the one below (bytes -> bytes codecs over
+  // `source`, the array -> bytes codec over them, the array -> array codecs over that, with
+  // neighbouring elementwise ones fused into one pass), so that it reads only what it needs.
+  [[nodiscard]] std::unique_ptr<array_reader> reader(const chunk_reader& source) const;
   // The encoded size of a chunk when every codec has a fixed size.
   [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept;
   // The largest encoded size of a valid chunk (see bytes_to_bytes_codec::max_encoded_size).
@@ -257,6 +287,8 @@ class codec_chain {
   [[nodiscard]] const std::vector<std::unique_ptr<array_to_array_codec>>& array_to_array() const noexcept { return a2a_; }
   [[nodiscard]] const array_to_bytes_codec& array_to_bytes() const noexcept { return *a2b_; }
   [[nodiscard]] const std::vector<std::unique_ptr<bytes_to_bytes_codec>>& bytes_to_bytes() const noexcept { return b2b_; }
+  // The most bytes_to_bytes()[k] may decode to: what the codec after it can take.
+  [[nodiscard]] std::uint64_t decode_limit(std::size_t k) const noexcept { return limits_[k]; }
 
  private:
   chunk_spec decoded_;

@@ -2,7 +2,9 @@
 // "<where>: expected <what>, got <actual>"), and the names of cast_value's rounding and
 // out_of_range options (zarr-extensions codecs/cast_value "rounding", "out_of_range").
 module;
+#include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -96,6 +98,39 @@ std::uint64_t checked_cast(data_type from, std::uint64_t bits, data_type to, rou
   const auto r = cast(from, bits, to, mode, oor);
   if (!r.ok()) throw_cast_error(from, bits, to, r, where);
   return r.bits;
+}
+
+double numpy_half_to_double(std::uint16_t h) noexcept {
+  const std::uint64_t sign = static_cast<std::uint64_t>(h & 0x8000u) << 48;
+  const unsigned e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  if (e == 0x1f) return std::bit_cast<double>(sign | 0x7ff0000000000000ull | (static_cast<std::uint64_t>(m) << 42));
+  if (e == 0) return (sign != 0 ? -1.0 : 1.0) * std::ldexp(static_cast<double>(m), -24);  // exact
+  return std::bit_cast<double>(sign | (static_cast<std::uint64_t>(e - 15 + 1023) << 52) | (static_cast<std::uint64_t>(m) << 42));
+}
+
+std::uint16_t numpy_double_to_half(double x) noexcept {
+  const auto d = std::bit_cast<std::uint64_t>(x);
+  const auto sign = static_cast<std::uint16_t>((d >> 48) & 0x8000u);
+  const std::uint64_t a = d & 0x7fffffffffffffffull;
+  if (a > 0x7ff0000000000000ull) {
+    auto m = static_cast<std::uint16_t>(0x7c00u | ((a & 0x000fffffffffffffull) >> 42));
+    if (m == 0x7c00u) m = 0x7c01u;
+    return static_cast<std::uint16_t>(sign | m);
+  }
+  if (a >= 0x40effe0000000000ull) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520: infinity
+  if (a <= 0x3e60000000000000ull) return sign;                                        // <= 2^-25: zero
+  const int e = static_cast<int>(a >> 52) - 1023;
+  const std::uint64_t m = (a & 0x000fffffffffffffull) | (std::uint64_t{1} << 52);
+  // The half's bits before rounding, and the number of the double's significand bits dropped.
+  int shift = 42;
+  std::uint64_t h = (static_cast<std::uint64_t>(e + 15) << 10) + ((m >> 42) & 0x3ffu);
+  if (e < -14) {  // subnormal: units of 2^-24
+    shift = 28 - e;
+    h = m >> shift;
+  }
+  const std::uint64_t rest = m & ((std::uint64_t{1} << shift) - 1), tie = std::uint64_t{1} << (shift - 1);
+  if (rest > tie || (rest == tie && (h & 1) != 0)) ++h;  // a carry moves into the exponent
+  return static_cast<std::uint16_t>(sign | h);
 }
 
 }  // namespace zarr

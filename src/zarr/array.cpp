@@ -504,7 +504,8 @@ void array::read_part(const cell_part& part, const array_view& out) const {
   const auto key = chunk_key(part.cell);
   const auto place = out.window(part.in_region, part.extent());
   naming_the_chunk(path_, key, [&] {
-    if (!chain_of(part.cell).decode_region(store_chunk_reader(*store_, key), part.in_cell, place)) {
+    const store_chunk_reader source(*store_, key);
+    if (!chain_of(part.cell).reader(source)->read(part.in_cell, place)) {
       check_fill_value();
       fill(place, meta_.fill_value);
     }
@@ -515,15 +516,16 @@ void array::read_part(const cell_part& part, const array_view& out) const {
 // only waits for the network) keeps its requests in flight as long as there are chunks to
 // fetch, each next request starting as soon as one completes, while the decoding threads take
 // the chunks in the order they arrive. At most `window` chunks are fetched and not yet decoded
-// (or under way), so memory stays bounded. Parts of chunks that the chain reads in pieces (part
-// of a shard: its index, then the inner chunks it needs) go one chunk per decoding thread, as
-// without batches.
+// (or under way), so memory stays bounded. Parts of chunks that the chain reads by byte ranges
+// (part of a shard: its index, then the inner chunks it needs) go one chunk per decoding thread,
+// as without batches.
 void array::read_batched(std::span<const cell_part> parts, const array_view& out,
                          const std::function<void()>& chunk_done) const {
   std::vector<std::size_t> whole, pieces;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    const auto& cell = parts[i].cell;
-    (chain_of(cell).reads_parts() && !parts[i].in_cell.covers(chunk_shape_of(cell)) ? pieces : whole).push_back(i);
+    const auto key = chunk_key(parts[i].cell);
+    const store_chunk_reader source(*store_, key);  // asked what it would read: nothing is read
+    (chain_of(parts[i].cell).reader(source)->reads_whole(parts[i].in_cell) ? whole : pieces).push_back(i);
   }
 
   parallel_for(pieces.size(), [&](std::size_t t) {
@@ -575,11 +577,9 @@ void array::read_batched(std::span<const cell_part> parts, const array_view& out
               if (!item.found) {
                 check_fill_value();
                 fill(place, meta_.fill_value);
-              } else if (part.in_cell.covers(chunk_shape_of(part.cell))) {
-                chain_of(part.cell).decode_into(item.value, place);
               } else {
-                static_cast<void>(chain_of(part.cell).decode_region(
-                    buffer_chunk_reader(std::span<const std::byte>(item.value)), part.in_cell, place));
+                const buffer_chunk_reader source(std::span<const std::byte>(item.value));
+                static_cast<void>(chain_of(part.cell).reader(source)->read(part.in_cell, place));
               }
             });
             item.value = bytes();

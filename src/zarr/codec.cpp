@@ -307,62 +307,227 @@ bytes codec_chain::run_decode(std::span<const std::byte> stored, const array_vie
   return buffer;
 }
 
-bool codec_chain::reads_parts() const {
-  if (!b2b_.empty() || !a2b_->reads_parts()) return false;
-  return std::all_of(a2a_.begin(), a2a_.end(), [](const auto& c) { return c->step(false).has_value(); });
+namespace {
+
+// The box `box` of a whole array held in C order in `whole`, into `out`.
+void copy_box(std::span<const std::byte> whole, std::span<const std::uint64_t> shape, const region& box, const array_view& out) {
+  copy(const_array_view::c_order(whole.data(), shape, out.element_size).window(box.start, box.extent()), out);
 }
 
-bool codec_chain::decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
-  const auto size = static_cast<std::size_t>(decoded_.element_size());
-  const auto extent = box.extent();
-  bool inside = box.start.size() == decoded_.shape.size() && box.stop.size() == decoded_.shape.size();
-  for (std::size_t i = 0; inside && i < decoded_.shape.size(); ++i)
-    inside = box.start[i] <= box.stop[i] && box.stop[i] <= decoded_.shape[i];
-  if (!inside || out.shape != extent || out.element_size != size)
+void check_box(const region& box, std::span<const std::uint64_t> shape, const array_view& out, std::uint64_t element_size) {
+  bool inside = box.start.size() == shape.size() && box.stop.size() == shape.size();
+  for (std::size_t i = 0; inside && i < shape.size(); ++i) inside = box.start[i] <= box.stop[i] && box.stop[i] <= shape[i];
+  if (!inside || out.shape != box.extent() || out.element_size != element_size)
     throw error(errc::invalid_argument, "codec chain: expected a box inside the chunk and an output of its extent");
-  const bool whole = box.covers(decoded_.shape);
-  std::vector<element_step> steps;  // the array -> array codecs, decoding, when all are elementwise
-  bool elementwise = b2b_.empty();
-  for (std::size_t i = a2a_.size(); elementwise && i-- > 0;) {
-    const auto s = a2a_[i]->step(false);
-    if (s) steps.push_back(*s);
-    elementwise = s.has_value();
-  }
-  if (!whole && elementwise) {
-    if (steps.empty()) return a2b_->decode_region(reader, box, out);
-    // The array -> bytes codec decodes the box in its own type, the steps follow.
-    const auto& encoded = a2a_.back()->encoded();
-    const auto encoded_size = static_cast<std::size_t>(encoded.element_size());
-    const thread_buffer<struct encoded_box_tag> encoded_box;
-    encoded_box->resize(static_cast<std::size_t>(box.num_elements()) * encoded_size);
-    if (!a2b_->decode_region(reader, box, array_view::c_order(encoded_box->data(), extent, encoded_size))) return false;
-    const thread_buffer<struct decoded_box_tag> decoded_box;
+}
+
+// Neighbouring elementwise array -> array codecs, decoding in one fused pass: the same box of
+// the array below, read in its type, then the steps.
+class steps_reader final : public array_reader {
+ public:
+  steps_reader(std::unique_ptr<array_reader> below, std::vector<element_step> steps,
+               std::vector<const array_to_array_codec*> codecs, std::size_t below_size)
+      : below_(std::move(below)), steps_(std::move(steps)), codecs_(std::move(codecs)), below_size_(below_size) {}
+
+  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
+    const auto extent = box.extent();
+    const auto n = static_cast<std::size_t>(box.num_elements());
+    const thread_buffer<struct steps_below_tag> below;
+    below->resize(n * below_size_);
+    if (!below_->read(box, array_view::c_order(below->data(), extent, below_size_))) return false;
+    const thread_buffer<struct steps_decoded_tag> decoded;
     std::span<std::byte> into;
     if (out.c_contiguous()) {
-      into = std::span(out.data, static_cast<std::size_t>(box.num_elements()) * size);
+      into = std::span(out.data, n * out.element_size);
     } else {
-      decoded_box->resize(static_cast<std::size_t>(box.num_elements()) * size);
-      into = *decoded_box;
+      decoded->resize(n * out.element_size);
+      into = *decoded;
     }
-    if (const auto r = run_steps(steps, *encoded_box, into); !r.ok) a2a_[a2a_.size() - 1 - r.step]->throw_step_error(r, false);
-    if (!out.c_contiguous()) copy(const_array_view::c_order(into.data(), extent, size), out);
-    let_go_if_large(*encoded_box);
-    let_go_if_large(*decoded_box);
+    if (const auto r = run_steps(steps_, *below, into); !r.ok) codecs_[r.step]->throw_step_error(r, false);
+    if (!out.c_contiguous()) copy(const_array_view::c_order(into.data(), extent, out.element_size), out);
+    let_go_if_large(*below);
+    let_go_if_large(*decoded);
     return true;
   }
-  const thread_buffer<struct stored_tag> stored;
-  if (!reader.read_all(*stored)) return false;
-  if (whole) {
-    decode_into(*stored, out);
-  } else {
-    const thread_buffer<struct chunk_tag> chunk;
-    chunk->resize(static_cast<std::size_t>(decoded_.byte_size()));
-    decode_into(*stored, *chunk);
-    copy(const_array_view::c_order(chunk->data(), decoded_.shape, size).window(box.start, extent), out);
-    let_go_if_large(*chunk);
+  [[nodiscard]] bool reads_whole(const region& box) const override { return below_->reads_whole(box); }
+
+ private:
+  std::unique_ptr<array_reader> below_;
+  std::vector<element_step> steps_;                 // decoding order
+  std::vector<const array_to_array_codec*> codecs_;  // of each step
+  std::size_t below_size_;                          // bytes per element below
+};
+
+// The one read path of a chunk: a box that covers it is read whole and decoded into place;
+// any other goes through the readers of the chain's codecs, built at the first such read.
+class chain_reader final : public array_reader {
+ public:
+  chain_reader(const codec_chain& chain, const chunk_reader& source) : chain_(chain), source_(source) {}
+
+  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
+    const auto& spec = chain_.decoded();
+    check_box(box, spec.shape, out, spec.element_size());
+    if (box.covers(spec.shape))
+      return with_whole_value(source_, [&](std::span<const std::byte> stored) { chain_.decode_into(stored, out); });
+    return parts().read(box, out);
   }
-  let_go_if_large(*stored);
-  return true;
+  [[nodiscard]] bool reads_whole(const region& box) const override {
+    return box.covers(chain_.decoded().shape) || parts().reads_whole(box);
+  }
+
+ private:
+  const array_reader& parts() const {
+    if (top_) return *top_;
+    const chunk_reader* below = &source_;
+    const auto& b2b = chain_.bytes_to_bytes();
+    for (std::size_t k = b2b.size(); k-- > 0;) {
+      sources_.push_back(b2b[k]->reader(*below, chain_.decode_limit(k)));
+      below = sources_.back().get();
+    }
+    auto r = chain_.array_to_bytes().reader(*below);
+    const auto& a2a = chain_.array_to_array();
+    for (std::size_t i = a2a.size(); i > 0;) {
+      std::vector<element_step> steps;
+      std::vector<const array_to_array_codec*> codecs;
+      std::size_t j = i;  // the run a2a[j, i), decoded from i - 1 down to j
+      for (; j > 0; --j) {
+        const auto s = a2a[j - 1]->step(false);
+        if (!s) break;
+        steps.push_back(*s);
+        codecs.push_back(a2a[j - 1].get());
+      }
+      if (steps.empty()) {
+        r = a2a[i - 1]->reader(std::move(r));
+        --i;
+      } else {
+        const auto below_size = static_cast<std::size_t>(a2a[i - 1]->encoded().element_size());
+        r = std::make_unique<steps_reader>(std::move(r), std::move(steps), std::move(codecs), below_size);
+        i = j;
+      }
+    }
+    top_ = std::move(r);
+    return *top_;
+  }
+
+  const codec_chain& chain_;
+  const chunk_reader& source_;
+  mutable std::vector<std::unique_ptr<chunk_reader>> sources_;  // the bytes -> bytes codecs' readers
+  mutable std::unique_ptr<array_reader> top_;
+};
+
+// The default array -> bytes reader: the stored value read and decoded whole, a box copied out.
+class whole_value_reader final : public array_reader {
+ public:
+  whole_value_reader(const array_to_bytes_codec& codec, const chunk_reader& source) : codec_(codec), source_(source) {}
+
+  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
+    const auto& spec = codec_.decoded();
+    return with_whole_value(source_, [&](std::span<const std::byte> stored) {
+      if (box.covers(spec.shape)) {
+        codec_.decode_into(stored, out);
+        return;
+      }
+      const thread_buffer<struct whole_value_chunk_tag> chunk;
+      chunk->resize(static_cast<std::size_t>(spec.byte_size()));
+      codec_.decode_into(stored, array_view::c_order(chunk->data(), spec.shape, out.element_size));
+      copy_box(*chunk, spec.shape, box, out);
+      let_go_if_large(*chunk);
+    });
+  }
+  [[nodiscard]] bool reads_whole(const region& /*box*/) const override { return true; }
+
+ private:
+  const array_to_bytes_codec& codec_;
+  const chunk_reader& source_;
+};
+
+// The default array -> array reader: the encoded array read whole from below, decoded, a box
+// copied out.
+class whole_array_reader final : public array_reader {
+ public:
+  whole_array_reader(const array_to_array_codec& codec, std::unique_ptr<array_reader> below)
+      : codec_(codec), below_(std::move(below)) {}
+
+  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
+    const auto& encoded = codec_.encoded();
+    bytes buffer(static_cast<std::size_t>(encoded.byte_size()));
+    const auto encoded_size = static_cast<std::size_t>(encoded.element_size());
+    if (!below_->read(region::all(encoded.shape), array_view::c_order(buffer.data(), encoded.shape, encoded_size)))
+      return false;
+    const auto decoded = codec_.decode(std::move(buffer));
+    copy_box(decoded, codec_.decoded().shape, box, out);
+    return true;
+  }
+  [[nodiscard]] bool reads_whole(const region& /*box*/) const override {
+    return below_->reads_whole(region::all(codec_.encoded().shape));
+  }
+
+ private:
+  const array_to_array_codec& codec_;
+  std::unique_ptr<array_reader> below_;
+};
+
+// The default bytes -> bytes reader: the value below decoded whole (once, for byte ranges).
+class decoded_bytes_reader final : public chunk_reader {
+ public:
+  decoded_bytes_reader(const bytes_to_bytes_codec& codec, const chunk_reader& below, std::uint64_t limit)
+      : codec_(codec), below_(below), limit_(limit) {}
+
+  [[nodiscard]] bool read_all(bytes& out) const override {
+    if (!load()) return false;
+    out.assign(value_.begin(), value_.end());
+    return true;
+  }
+  [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
+    if (!load()) return std::nullopt;
+    const auto [offset, length] = resolve_range(codec_.name(), range, value_.size());
+    const auto part = std::span<const std::byte>(value_).subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+    return bytes(part.begin(), part.end());
+  }
+  [[nodiscard]] const std::span<const std::byte>* in_memory() const noexcept override {
+    return loaded_ && present_ ? &view_ : nullptr;
+  }
+  [[nodiscard]] bool ranges_read_whole() const noexcept override { return true; }
+
+ private:
+  bool load() const {
+    if (!loaded_) {
+      const thread_buffer<struct decoded_bytes_stored_tag> stored;
+      present_ = below_.read_all(*stored);
+      if (present_) value_ = codec_.decode(*stored, limit_);
+      view_ = value_;
+      loaded_ = true;
+    }
+    return present_;
+  }
+
+  const bytes_to_bytes_codec& codec_;
+  const chunk_reader& below_;
+  std::uint64_t limit_;
+  mutable bool loaded_ = false, present_ = false;
+  mutable bytes value_;
+  mutable std::span<const std::byte> view_;
+};
+
+}  // namespace
+
+std::unique_ptr<array_reader> codec_chain::reader(const chunk_reader& source) const {
+  if (is_variable_length(decoded_.type))
+    throw error(errc::invalid_argument, "codec chain: expected fixed-size elements, got data type " +
+                                            std::string(zarr::name(decoded_.type)) + " (read its elements as strings)");
+  return std::make_unique<chain_reader>(*this, source);
+}
+
+std::unique_ptr<array_reader> array_to_bytes_codec::reader(const chunk_reader& source) const {
+  return std::make_unique<whole_value_reader>(*this, source);
+}
+
+std::unique_ptr<array_reader> array_to_array_codec::reader(std::unique_ptr<array_reader> below) const {
+  return std::make_unique<whole_array_reader>(*this, std::move(below));
+}
+
+std::unique_ptr<chunk_reader> bytes_to_bytes_codec::reader(const chunk_reader& below, std::uint64_t limit) const {
+  return std::make_unique<decoded_bytes_reader>(*this, below, limit);
 }
 
 std::optional<std::uint64_t> codec_chain::encoded_size() const noexcept {
@@ -479,17 +644,6 @@ bytes array_to_bytes_codec::decode(std::span<const std::byte> encoded) const {
   return out;
 }
 
-bool array_to_bytes_codec::decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
-  if (box.covers(decoded().shape)) {
-    const thread_buffer<struct whole_chunk_tag> stored;
-    if (!reader.read_all(*stored)) return false;
-    decode_into(*stored, out);
-    let_go_if_large(*stored);
-    return true;
-  }
-  return do_decode_region(reader, box, out);
-}
-
 void array_to_bytes_codec::do_decode_into_view(std::span<const std::byte> encoded, const array_view& out) const {
   const auto& spec = decoded();
   const thread_buffer<struct chunk_tag> chunk;
@@ -497,19 +651,6 @@ void array_to_bytes_codec::do_decode_into_view(std::span<const std::byte> encode
   do_decode_into(encoded, *chunk);
   copy(const_array_view::c_order(chunk->data(), spec.shape, out.element_size), out);
   let_go_if_large(*chunk);
-}
-
-bool array_to_bytes_codec::do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
-  const thread_buffer<struct stored_tag> stored;
-  if (!reader.read_all(*stored)) return false;
-  const auto& spec = decoded();
-  const thread_buffer<struct chunk_tag> chunk;
-  chunk->resize(static_cast<std::size_t>(spec.byte_size()));
-  do_decode_into(*stored, *chunk);
-  copy(const_array_view::c_order(chunk->data(), spec.shape, out.element_size).window(box.start, box.extent()), out);
-  let_go_if_large(*chunk);
-  let_go_if_large(*stored);
-  return true;
 }
 
 std::string json_pointer_of(std::string_view where) {

@@ -1,5 +1,5 @@
 # numcodecs 0.11's Quantize.encode of every float16 bit pattern, for zarr.tests.codec
-# (tests/zarr/codec/quantize.test.cpp; docs/decisions.md 53), with Debian's NumPy and numcodecs
+# (tests/zarr/codec/array_to_array/quantize.test.cpp; docs/decisions.md 53), with Debian's NumPy and numcodecs
 # (/usr/bin/python3):
 #   OUT/N.in        the input of case N as NumPy holds it (tobytes, in the dtype's byte order)
 #   OUT/N.out       codec.encode(input).tobytes(), in the astype's byte order

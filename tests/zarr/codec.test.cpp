@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 #include "array/corpus_json.hpp"
@@ -44,6 +46,77 @@ zarr::bytes read_file(const std::filesystem::path& p) {
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(codec_chain)
+
+// A stored chunk that records every read the codecs make of it.
+class counting_source final : public zarr::chunk_reader {
+ public:
+  explicit counting_source(const zarr::bytes& value) : value_(value) {}
+  [[nodiscard]] bool read_all(zarr::bytes& out) const override {
+    reads.push_back({0, value_.size(), false});
+    out.assign(value_.begin(), value_.end());
+    return true;
+  }
+  [[nodiscard]] std::optional<zarr::bytes> read(zarr::byte_range range) const override {
+    const auto [offset, length] = zarr::resolve_range("chunk", range, value_.size());
+    reads.push_back({offset, length, false});
+    return zarr::bytes(value_.begin() + static_cast<std::ptrdiff_t>(offset),
+                       value_.begin() + static_cast<std::ptrdiff_t>(offset + length));
+  }
+  mutable std::vector<zarr::byte_range> reads;
+
+ private:
+  const zarr::bytes& value_;
+};
+
+BOOST_AUTO_TEST_CASE(one_element_of_a_64_cubed_chunk_under_bytes_reads_that_elements_bytes_only) {
+  const auto c = chain(R"([{"name":"bytes","configuration":{"endian":"big"}}])", spec({64, 64, 64}, data_type::float64));
+  std::vector<double> values(64 * 64 * 64);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i) + 0.5;
+  const auto stored = c.encode(std::span(reinterpret_cast<const std::byte*>(values.data()), values.size() * 8));
+  const counting_source source(stored);
+  double got = 0;
+  const zarr::region one{{3, 5, 7}, {4, 6, 8}};
+  BOOST_TEST(c.reader(source)->read(one, zarr::array_view::c_order(reinterpret_cast<std::byte*>(&got), one.extent(), 8)));
+  BOOST_TEST(got == (3 * 64 + 5) * 64 + 7 + 0.5);
+  BOOST_TEST_REQUIRE(source.reads.size() == 1u);
+  BOOST_TEST(source.reads[0].offset == ((3u * 64 + 5) * 64 + 7) * 8);  // big-endian bytes of element (3, 5, 7)
+  BOOST_TEST(source.reads[0].length == 8u);
+  // A row of the box's last dimension is one range; rows 64 x 8 bytes apart merge into one.
+  source.reads.clear();
+  std::vector<double> column(2 * 3);
+  const zarr::region box{{10, 20, 30}, {12, 23, 31}};
+  BOOST_TEST(c.reader(source)->read(box, zarr::array_view::c_order(reinterpret_cast<std::byte*>(column.data()), box.extent(), 8)));
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 3; ++j) BOOST_TEST(column[i * 3 + j] == ((10.0 + i) * 64 + 20 + j) * 64 + 30 + 0.5);
+  BOOST_TEST(source.reads.size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(one_inner_chunk_of_a_two_level_nested_shard_reads_the_two_indexes_and_that_chunk_only) {
+  // A 16 x 16 uint16 shard of 8 x 8 shards of 4 x 4 chunks; indexes with crc32c at the end:
+  // 2 x 2 entries of 16 bytes + 4 = 68 bytes each.
+  const auto c = chain(R"([{"name":"sharding_indexed","configuration":{"chunk_shape":[8,8],
+      "codecs":[{"name":"sharding_indexed","configuration":{"chunk_shape":[4,4],
+        "codecs":[{"name":"bytes","configuration":{"endian":"little"}}],
+        "index_codecs":[{"name":"bytes","configuration":{"endian":"little"}},"crc32c"]}}],
+      "index_codecs":[{"name":"bytes","configuration":{"endian":"little"}},"crc32c"]}}])",
+                       spec({16, 16}, data_type::uint16));
+  std::vector<std::uint16_t> values(256);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint16_t>(1000 + i);
+  const auto stored = c.encode(std::span(reinterpret_cast<const std::byte*>(values.data()), values.size() * 2));
+  const counting_source source(stored);
+  std::vector<std::uint16_t> got(16);
+  const zarr::region box{{12, 4}, {16, 8}};  // inner chunk (1, 1) of the nested shard (1, 0)
+  BOOST_TEST(c.reader(source)->read(box, zarr::array_view::c_order(reinterpret_cast<std::byte*>(got.data()), box.extent(), 2)));
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t j = 0; j < 4; ++j) BOOST_TEST(got[i * 4 + j] == 1000 + (12 + i) * 16 + 4 + j);
+  BOOST_TEST_REQUIRE(source.reads.size() == 3u);
+  BOOST_TEST(source.reads[0].length == 68u);  // the outer index
+  BOOST_TEST(source.reads[0].offset + 68 == stored.size());
+  BOOST_TEST(source.reads[1].length == 68u);  // the nested shard's index
+  BOOST_TEST(source.reads[2].length == 32u);  // the 4 x 4 inner chunk
+  // Each nested shard holds 4 x 32 bytes and its index; the outer shard 4 of those and its index.
+  BOOST_TEST(stored.size() == 4u * (4 * 32 + 68) + 68);
+}
 
 BOOST_AUTO_TEST_CASE(rejects_two_array_to_bytes_codecs) {
   ZARR_CHECK_ERROR(chain(R"(["bytes","bytes"])", spec({4}, data_type::uint8)), errc::invalid_metadata,

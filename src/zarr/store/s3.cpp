@@ -194,7 +194,7 @@ void s3_store::list_pages(std::string_view prefix, bool by_folder, std::vector<s
     std::string query;
     if (!token.empty()) query += "continuation-token=" + percent_encode(token, false) + "&";
     if (by_folder) query += "delimiter=%2F&";
-    query += "list-type=2";
+    query += "encoding-type=url&list-type=2";
     if (!full_prefix.empty()) query += "&prefix=" + percent_encode(full_prefix, false);
     const std::string where = "s3 bucket \"" + options_.bucket + "\", prefix \"" + full_prefix + "\"";
     const auto r = client().perform({.method = "GET", .url = bucket_url() + "?" + query, .headers = {}, .body = {}},

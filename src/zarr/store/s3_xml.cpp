@@ -1,13 +1,18 @@
-// zarr.store.s3: the small XML parser for S3's answers (XML 1.0: elements, attributes skipped,
-// character data, the five predefined entities, character references, comments, CDATA,
-// processing instructions) and the two documents read with it: ListObjectsV2's
-// ListBucketResult and the Error document. Fuzzed by tests/fuzz/s3_xml.fuzz.cpp.
+// zarr.store.s3: the XML of S3's answers, read with expat (XML 1.0: entities, character
+// references, CDATA, comments, namespaces), and the two documents read with it: ListObjectsV2's
+// ListBucketResult (requested with encoding-type=url, so keys of any bytes travel
+// percent-encoded) and the Error document. A document type declaration is refused: S3 sends
+// none, and refusing it rules out entity expansion. Fuzzed by tests/fuzz/s3_xml.fuzz.cpp.
 module;
-#include <charconv>
+#include <expat.h>
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 module zarr.store.s3;
@@ -18,170 +23,89 @@ namespace zarr {
 
 namespace {
 
-constexpr int max_depth = 64;
+constexpr std::size_t max_depth = 64;
 
-[[noreturn]] void malformed(std::string_view what, std::size_t at) {
-  throw error(errc::io, "XML document: expected " + std::string(what) + ", got something else at byte " +
-                            std::to_string(at));
-}
+// The tree expat's callbacks build: the open elements from the root down.
+struct builder {
+  XML_Parser parser = nullptr;
+  xml_element root;
+  std::vector<xml_element*> open;
+  bool has_root = false;
+  std::string failure;  // set when a callback stopped the parser
 
-bool is_name_char(char c) {
-  return c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '>' && c != '/' && c != '=' && c != '<' &&
-         c != '"' && c != '\'' && c != '&';
-}
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-void append_utf8(std::string& out, std::uint32_t cp, std::size_t at) {
-  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) malformed("a valid character reference", at);
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+  void stop(std::string why) {
+    if (failure.empty()) failure = std::move(why);
+    XML_StopParser(parser, XML_FALSE);
   }
-}
-
-class parser {
- public:
-  explicit parser(std::string_view text) : s_(text) {}
-
-  xml_element document() {
-    skip_misc();
-    if (!at("<") || at("<!")) malformed("a root element", pos_);
-    auto root = element(1);
-    skip_misc();
-    if (pos_ != s_.size()) malformed("the end of the document after the root element", pos_);
-    return root;
-  }
-
- private:
-  [[nodiscard]] bool at(std::string_view what) const { return s_.substr(pos_).starts_with(what); }
-
-  void skip_past(std::string_view end, std::string_view what) {
-    const auto p = s_.find(end, pos_);
-    if (p == std::string_view::npos) malformed(what, s_.size());
-    pos_ = p + end.size();
-  }
-
-  // Space, comments and processing instructions (the declaration) around the root.
-  void skip_misc() {
-    for (;;) {
-      while (pos_ < s_.size() && is_space(s_[pos_])) ++pos_;
-      if (at("<?")) {
-        skip_past("?>", "the end of a processing instruction");
-      } else if (at("<!--")) {
-        skip_past("-->", "the end of a comment");
-      } else {
-        return;
-      }
-    }
-  }
-
-  std::string name() {
-    const auto start = pos_;
-    while (pos_ < s_.size() && is_name_char(s_[pos_])) ++pos_;
-    if (pos_ == start) malformed("a name", start);
-    auto n = s_.substr(start, pos_ - start);
-    if (const auto colon = n.rfind(':'); colon != std::string_view::npos) n.remove_prefix(colon + 1);
-    if (n.empty()) malformed("a name after the namespace prefix", start);  // "<F:>" names nothing
-    return std::string(n);
-  }
-
-  void reference(std::string& out) {
-    const auto start = pos_;
-    const auto semi = s_.find(';', pos_);
-    if (semi == std::string_view::npos || semi - pos_ > 12) malformed("an entity ending with ';'", start);
-    const auto ref = s_.substr(pos_ + 1, semi - pos_ - 1);
-    pos_ = semi + 1;
-    if (ref == "amp") return out.push_back('&');
-    if (ref == "lt") return out.push_back('<');
-    if (ref == "gt") return out.push_back('>');
-    if (ref == "quot") return out.push_back('"');
-    if (ref == "apos") return out.push_back('\'');
-    if (ref.size() < 2 || ref[0] != '#') malformed("a predefined entity or a character reference", start);
-    const bool hex = ref[1] == 'x';
-    const auto digits = ref.substr(hex ? 2 : 1);
-    std::uint32_t cp = 0;
-    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), cp, hex ? 16 : 10);
-    if (digits.empty() || r.ec != std::errc{} || r.ptr != digits.data() + digits.size())
-      malformed("a character reference", start);
-    append_utf8(out, cp, start);
-  }
-
-  // At '<' of a start tag.
-  xml_element element(int depth) {
-    if (depth > max_depth) malformed("at most 64 levels of nesting", pos_);
-    ++pos_;
-    xml_element e;
-    e.name = name();
-    // Attributes: skipped, quotes respected.
-    for (;;) {
-      if (pos_ >= s_.size()) malformed("the end of a start tag", pos_);
-      const char c = s_[pos_];
-      if (c == '>') {
-        ++pos_;
-        break;
-      }
-      if (c == '/') {
-        if (!at("/>")) malformed("'/>'", pos_);
-        pos_ += 2;
-        return e;
-      }
-      if (c == '"' || c == '\'') {
-        const auto close = s_.find(c, pos_ + 1);
-        if (close == std::string_view::npos) malformed("the end of an attribute value", pos_);
-        pos_ = close + 1;
-        continue;
-      }
-      if (c == '<') malformed("an attribute or the end of a start tag", pos_);
-      ++pos_;
-    }
-    // Content, up to the matching end tag.
-    for (;;) {
-      if (pos_ >= s_.size()) malformed("the end tag of <" + e.name + ">", pos_);
-      const char c = s_[pos_];
-      if (c == '&') {
-        reference(e.text);
-      } else if (c != '<') {
-        e.text += c;
-        ++pos_;
-      } else if (at("<![CDATA[")) {
-        const auto start = pos_ + 9;
-        skip_past("]]>", "the end of a CDATA section");
-        e.text.append(s_.substr(start, pos_ - 3 - start));
-      } else if (at("<!--")) {
-        skip_past("-->", "the end of a comment");
-      } else if (at("<?")) {
-        skip_past("?>", "the end of a processing instruction");
-      } else if (at("</")) {
-        pos_ += 2;
-        const auto at_name = pos_;
-        if (name() != e.name) malformed("the end tag of <" + e.name + ">", at_name);
-        while (pos_ < s_.size() && is_space(s_[pos_])) ++pos_;
-        if (!at(">")) malformed("'>'", pos_);
-        ++pos_;
-        return e;
-      } else if (at("<!")) {
-        malformed("no document type declaration", pos_);
-      } else {
-        e.children.push_back(element(depth + 1));
-      }
-    }
-  }
-
-  std::string_view s_;
-  std::size_t pos_ = 0;
 };
+
+// The local name of "prefix:local" (S3 declares its namespace as the default one; a prefix,
+// declared or not, is dropped); empty for a prefix with nothing after it.
+std::string local_name(const XML_Char* name) {
+  const std::string_view s(name);
+  const auto colon = s.find(':');
+  return std::string(colon == std::string_view::npos ? s : s.substr(colon + 1));
+}
+
+void on_start(void* data, const XML_Char* name, const XML_Char** /*attributes*/) {
+  auto& b = *static_cast<builder*>(data);
+  auto local = local_name(name);
+  if (local.empty()) return b.stop("a name after the namespace prefix");
+  if (b.open.empty()) {
+    if (b.has_root) return b.stop("one root element");
+    b.has_root = true;
+    b.root.name = std::move(local);
+    b.open.push_back(&b.root);
+    return;
+  }
+  if (b.open.size() >= max_depth) return b.stop("at most 64 levels of nesting");
+  auto& children = b.open.back()->children;
+  children.push_back(xml_element{std::move(local), {}, {}});
+  b.open.push_back(&children.back());
+}
+
+void on_end(void* data, const XML_Char* /*name*/) {
+  auto& b = *static_cast<builder*>(data);
+  if (!b.open.empty()) b.open.pop_back();
+}
+
+void on_text(void* data, const XML_Char* s, int length) {
+  auto& b = *static_cast<builder*>(data);
+  if (!b.open.empty()) b.open.back()->text.append(s, static_cast<std::size_t>(length));
+}
+
+void on_doctype(void* data, const XML_Char* /*name*/, const XML_Char* /*sysid*/, const XML_Char* /*pubid*/,
+                int /*has_internal_subset*/) {
+  static_cast<builder*>(data)->stop("no document type declaration");
+}
+
+// Percent-decoding of encoding-type=url's values (RFC 3986 escapes; '+' is a space there).
+std::string url_decoded(std::string_view s, std::string_view what) {
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out += ' ';
+    } else if (s[i] != '%') {
+      out += s[i];
+    } else {
+      const int hi = i + 2 < s.size() ? hex(s[i + 1]) : -1;
+      const int lo = i + 2 < s.size() ? hex(s[i + 2]) : -1;
+      if (hi < 0 || lo < 0)
+        throw error(errc::io, "ListObjectsV2 answer: expected a percent-encoded " + std::string(what) + ", got \"" +
+                                  std::string(s) + "\"");
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    }
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -191,24 +115,57 @@ const xml_element* xml_element::child(std::string_view child_name) const noexcep
   return nullptr;
 }
 
-xml_element parse_xml(std::string_view text) { return parser(text).document(); }
+xml_element parse_xml(std::string_view text) {
+  const std::unique_ptr<std::remove_pointer_t<XML_Parser>, void (*)(XML_Parser)> parser(XML_ParserCreate(nullptr),
+                                                                                       XML_ParserFree);
+  if (!parser) throw error(errc::io, "XML document: expected memory for a parser, got none");
+  builder b;
+  b.parser = parser.get();
+  XML_SetUserData(parser.get(), &b);
+  XML_SetElementHandler(parser.get(), on_start, on_end);
+  XML_SetCharacterDataHandler(parser.get(), on_text);
+  XML_SetStartDoctypeDeclHandler(parser.get(), on_doctype);
+  // expat takes an int length: feed a large document in pieces.
+  constexpr std::size_t piece = std::size_t{1} << 30;
+  std::size_t at = 0;
+  do {
+    const std::size_t n = std::min(piece, text.size() - at);
+    const bool last = at + n == text.size();
+    if (XML_Parse(parser.get(), text.data() + at, static_cast<int>(n), last ? XML_TRUE : XML_FALSE) != XML_STATUS_OK) {
+      const auto line = XML_GetCurrentLineNumber(parser.get());
+      const auto column = XML_GetCurrentColumnNumber(parser.get());
+      const std::string place = " at line " + std::to_string(line) + ", column " + std::to_string(column);
+      if (!b.failure.empty()) throw error(errc::io, "XML document: expected " + b.failure + ", got something else" + place);
+      throw error(errc::io, "XML document: expected well-formed XML, got " +
+                                std::string(XML_ErrorString(XML_GetErrorCode(parser.get()))) + place);
+    }
+    at += n;
+  } while (at < text.size());
+  if (!b.has_root) throw error(errc::io, "XML document: expected a root element, got none");
+  return std::move(b.root);
+}
 
 list_objects_page parse_list_objects_v2(std::string_view text) {
   const auto root = parse_xml(text);
   if (root.name != "ListBucketResult")
     throw error(errc::io, "ListObjectsV2 answer: expected <ListBucketResult>, got <" + root.name + ">");
+  const auto* encoding = root.child("EncodingType");
+  const bool url = encoding != nullptr && encoding->text == "url";
+  if (encoding != nullptr && !url)
+    throw error(errc::io, "ListObjectsV2 answer: expected <EncodingType> url, got \"" + encoding->text + "\"");
+  const auto value = [&](const std::string& s, std::string_view what) { return url ? url_decoded(s, what) : s; };
   list_objects_page page;
   for (const auto& c : root.children) {
     if (c.name == "Contents") {
       const auto* key = c.child("Key");
       if (key == nullptr || key->text.empty())
         throw error(errc::io, "ListObjectsV2 answer: expected a <Key> in every <Contents>, got none");
-      page.keys.push_back(key->text);
+      page.keys.push_back(value(key->text, "<Key>"));
     } else if (c.name == "CommonPrefixes") {
       const auto* prefix = c.child("Prefix");
       if (prefix == nullptr || prefix->text.empty())
         throw error(errc::io, "ListObjectsV2 answer: expected a <Prefix> in every <CommonPrefixes>, got none");
-      page.common_prefixes.push_back(prefix->text);
+      page.common_prefixes.push_back(value(prefix->text, "<Prefix>"));
     } else if (c.name == "IsTruncated") {
       if (c.text != "true" && c.text != "false")
         throw error(errc::io, "ListObjectsV2 answer: expected <IsTruncated> true or false, got \"" + c.text + "\"");

@@ -82,4 +82,29 @@ inline bool same(std::span<const std::byte> a, std::span<const std::byte> b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size()) == 0);
 }
 
+inline zarr::bytes hex(std::string_view text) { return from_hex(text); }
+
+// A bytes -> bytes codec (its JSON) alone after `bytes`, in a chain of uint8 chunks of `n` bytes.
+inline zarr::codec_chain bytes_chain(std::string_view codec, std::size_t n) {
+  return chain(R"([{"name": "bytes"}, )" + std::string(codec) + "]", spec({n}, zarr::data_type::uint8));
+}
+
+// The text the numcodecs encodings in the tests were made of: b"numcodecs " * 6.
+inline std::string numcodecs_text() {
+  std::string s;
+  for (int i = 0; i < 6; ++i) s += "numcodecs ";
+  return s;
+}
+
+// A compressor (its JSON) refuses a stream that decodes to more than a chunk holds before
+// allocating it (1 MiB of zeros for a 16-byte chunk), and a stream cut short.
+inline void check_bomb_refused(std::string_view codec) {
+  const zarr::bytes zeros(1 << 20, std::byte{0});
+  const auto big = bytes_chain(codec, zeros.size()).encode(std::span<const std::byte>(zeros));
+  ZARR_CHECK_ERROR(bytes_chain(codec, 16).decode(big), zarr::errc::corrupt_chunk, "(the decoding limit)");
+  auto cut = big;
+  cut.resize(cut.size() / 2);
+  BOOST_CHECK_THROW(static_cast<void>(bytes_chain(codec, zeros.size()).decode(cut)), zarr::error);
+}
+
 }  // namespace zarr_test

@@ -38,6 +38,8 @@ class transpose_codec final : public array_to_array_codec {
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
   [[nodiscard]] std::span<const std::size_t> order() const noexcept { return order_; }
+  // Reads the permuted box below, straight into a permuted view of the output.
+  [[nodiscard]] std::unique_ptr<array_reader> reader(std::unique_ptr<array_reader> below) const override;
 
  protected:
   [[nodiscard]] bytes do_encode(bytes in) const override;

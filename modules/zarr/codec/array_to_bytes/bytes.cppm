@@ -10,6 +10,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <boost/json/value.hpp>
 export module zarr.codec.bytes;
 
@@ -44,6 +45,15 @@ class bytes_codec final : public array_to_bytes_codec {
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
   // The byte order used; nothing for types of at most 8 bits.
   [[nodiscard]] std::optional<endian> byte_order() const noexcept { return endian_; }
+  // Reads the rows of the stored array a box spans (byte ranges of `source`), not the whole.
+  [[nodiscard]] std::unique_ptr<array_reader> reader(const chunk_reader& source) const override;
+
+  // Decodes stored elements into `out` (as many, in the in-memory layout); the first element
+  // that holds no value of the type (its index in `encoded`, and what was expected), if any.
+  [[nodiscard]] std::optional<std::pair<std::uint64_t, std::string>> decode_values(std::span<const std::byte> encoded,
+                                                                                     std::span<std::byte> out) const;
+  // The error for element `element` of a chunk that holds no value of the type.
+  [[nodiscard]] error bad_element(std::uint64_t element, const std::string& expected) const;
 
  protected:
   void do_encode_into(std::span<const std::byte> array, bytes& out) const override;

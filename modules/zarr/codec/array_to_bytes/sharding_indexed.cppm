@@ -39,8 +39,9 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return shard_; }
   // The index and every inner chunk at its largest.
   [[nodiscard]] std::uint64_t max_encoded_size() const noexcept override;
-  // A part of a shard is read as its index and the inner chunks the part meets.
-  [[nodiscard]] bool reads_parts() const noexcept override { return true; }
+  // A part of a shard is read as its index and the inner chunks the part meets (through nested
+  // shards too: an inner chunk met in part is read through its own chain's reader, by ranges).
+  [[nodiscard]] std::unique_ptr<array_reader> reader(const chunk_reader& source) const override;
 
   [[nodiscard]] const codec_chain& inner_codecs() const noexcept { return *inner_; }
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
@@ -53,10 +54,10 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   void do_decode_into_view(std::span<const std::byte> encoded, const array_view& out) const override {
     decode_all(encoded, out);
   }
-  // Reads the index, then only the inner chunks that meet `box`, each decoded into place.
-  [[nodiscard]] bool do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const override;
 
  private:
+  class shard_reader;
+
   // [offset, nbytes] of every inner chunk, checked against the shard's size when known and
   // against the index's place.
   [[nodiscard]] std::vector<std::uint64_t> decode_index(std::span<const std::byte> encoded,
@@ -65,8 +66,10 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   void decode_all(std::span<const std::byte> encoded, const array_view& out) const;
   // The position in the shard of inner chunk `k` (C order).
   [[nodiscard]] std::vector<std::uint64_t> origin_of(std::uint64_t k) const;
-  // The box `box` (inner-chunk coordinates) of inner chunk `inner`, stored as `stored`, into `out`.
-  void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, const region& box, const array_view& out) const;
+  // Inner chunk `inner`, stored as `stored`, whole into `out`; the box `box` (inner-chunk
+  // coordinates) of the inner chunk `stored` reads, into `out`. Errors name the inner chunk.
+  void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, const array_view& out) const;
+  void read_inner(const chunk_reader& stored, std::uint64_t inner, const region& box, const array_view& out) const;
 
   sharding_configuration config_;
   chunk_spec shard_;

@@ -115,46 +115,7 @@ data_type result_type(data_type array, const python_number& n) {
 
 // ---------------------------------------------------------------- float16 as NumPy does it
 
-// npy_halfbits_to_doublebits: exact; NaN payloads shift up unchanged.
-double half_to_double(std::uint16_t h) {
-  const std::uint64_t sign = static_cast<std::uint64_t>(h & 0x8000u) << 48;
-  const unsigned e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1f) return std::bit_cast<double>(sign | 0x7ff0000000000000ull | (static_cast<std::uint64_t>(m) << 42));
-  if (e == 0) return (sign != 0 ? -1.0 : 1.0) * std::ldexp(static_cast<double>(m), -24);  // exact
-  return std::bit_cast<double>(sign | (static_cast<std::uint64_t>(e - 15 + 1023) << 52) | (static_cast<std::uint64_t>(m) << 42));
-}
-
-// npy_doublebits_to_halfbits: rounded once to nearest-even; overflow gives infinity; a NaN keeps
-// the top 10 bits of its payload (at least one set).
-std::uint16_t double_to_half(double x) {
-  const auto d = std::bit_cast<std::uint64_t>(x);
-  const auto sign = static_cast<std::uint16_t>((d >> 48) & 0x8000u);
-  const std::uint64_t a = d & 0x7fffffffffffffffull;
-  if (a > 0x7ff0000000000000ull) {
-    auto m = static_cast<std::uint16_t>(0x7c00u + ((a & 0x000fffffffffffffull) >> 42));
-    if (m == 0x7c00u) ++m;
-    return static_cast<std::uint16_t>(sign | m);
-  }
-  if (a >= 0x40effe0000000000ull) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520: infinity
-  if (a <= 0x3e60000000000000ull) return sign;                                        // <= 2^-25: zero
-  const int e = static_cast<int>(a >> 52) - 1023;
-  const std::uint64_t m = (a & 0x000fffffffffffffull) | (std::uint64_t{1} << 52);
-  // The half's bits before rounding, and the number of double significand bits dropped.
-  std::uint64_t h = 0;
-  int shift = 0;
-  if (e >= -14) {
-    shift = 42;
-    h = (static_cast<std::uint64_t>(e + 15) << 10) + ((m >> 42) & 0x3ffu);
-  } else {
-    shift = 28 - e;  // subnormal: units of 2^-24
-    h = m >> shift;
-  }
-  const std::uint64_t rest = m & ((std::uint64_t{1} << shift) - 1), half = std::uint64_t{1} << (shift - 1);
-  if (rest > half || (rest == half && (h & 1) != 0)) ++h;  // a carry moves into the exponent
-  return static_cast<std::uint16_t>(sign | h);
-}
-
-double round_half(double x) { return half_to_double(double_to_half(x)); }
+double round_half(double x) { return numpy_half_to_double(numpy_double_to_half(x)); }
 
 // A value in the float type of `bits` bits (the Python scalar converted as NumPy does).
 double in_float(int bits, double v) {
@@ -191,7 +152,7 @@ void load_block(const std::byte* src, double* x, std::size_t n) {
     A a;
     std::memcpy(&a, src + i * sizeof(A), sizeof(A));
     if constexpr (std::is_same_v<A, half_bits>)
-      x[i] = half_to_double(a.v);
+      x[i] = numpy_half_to_double(a.v);
     else
       x[i] = static_cast<double>(a);
   }
@@ -267,7 +228,7 @@ unsigned store_block(const double* x, const double* y, std::byte* dst, std::uint
       f = !(t >= lo && t < hi_excl);  // NaN fails too
       if (!f) d = static_cast<D>(t);
     } else if constexpr (std::is_same_v<D, half_bits>) {
-      d.v = double_to_half(y[i]);
+      d.v = numpy_double_to_half(y[i]);
       f = (d.v & 0x7fffu) == 0x7c00u && !std::isinf(x[i]);
     } else {
       d = static_cast<D>(y[i]);

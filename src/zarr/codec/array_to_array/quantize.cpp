@@ -44,54 +44,18 @@ struct half {  // a float16 element, as its bits
   std::uint16_t bits;
 };
 
-// npy_half_to_double's value: exact; a NaN's payload moves to the top of the double's.
-double half_to_double(std::uint16_t h) {
-  const std::uint64_t sign = static_cast<std::uint64_t>(h & 0x8000u) << 48;
-  const unsigned e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-  if (e == 0x1f) return std::bit_cast<double>(sign | 0x7ff0000000000000ull | (static_cast<std::uint64_t>(m) << 42));
-  if (e == 0) return std::bit_cast<double>(sign | std::bit_cast<std::uint64_t>(std::ldexp(static_cast<double>(m), -24)));
-  return std::bit_cast<double>(sign | (static_cast<std::uint64_t>(e + 1008) << 52) | (static_cast<std::uint64_t>(m) << 42));
-}
-
-// npy_double_to_half's (and, for a float32 value, npy_float_to_half's) result: rounded once to
-// nearest even, an overflow is an infinity, a NaN keeps the top 10 bits of its payload (and
-// stays a NaN).
-std::uint16_t double_to_half(double x) {
-  const auto d = std::bit_cast<std::uint64_t>(x);
-  const auto sign = static_cast<std::uint16_t>((d >> 48) & 0x8000u);
-  const std::uint64_t a = d & 0x7fffffffffffffffull;
-  if (a > 0x7ff0000000000000ull) {
-    auto h = static_cast<std::uint16_t>(0x7c00u | ((a & 0x000fffffffffffffull) >> 42));
-    if (h == 0x7c00u) h = 0x7c01u;
-    return static_cast<std::uint16_t>(sign | h);
-  }
-  if (a >= 0x40effe0000000000ull) return static_cast<std::uint16_t>(sign | 0x7c00u);  // >= 65520: infinity
-  if (a <= 0x3e60000000000000ull) return sign;                                        // <= 2^-25: zero
-  const int e = static_cast<int>(a >> 52) - 1023;
-  const std::uint64_t m = (a & 0x000fffffffffffffull) | (std::uint64_t{1} << 52);
-  int shift = 42;  // the double's significand bits that the half drops
-  std::uint64_t h = (static_cast<std::uint64_t>(e + 15) << 10) + ((m >> 42) & 0x3ffu);
-  if (e < -14) {  // subnormal: units of 2^-24
-    shift = 28 - e;
-    h = m >> shift;
-  }
-  const std::uint64_t rest = m & ((std::uint64_t{1} << shift) - 1), tie = std::uint64_t{1} << (shift - 1);
-  if (rest > tie || (rest == tie && (h & 1) != 0)) ++h;  // a carry moves into the exponent
-  return static_cast<std::uint16_t>(sign | h);
-}
-
 template <class T>
 double load(const std::byte* p) {
   T x;
   std::memcpy(&x, p, sizeof(T));
-  if constexpr (std::is_same_v<T, half>) return half_to_double(x.bits);
+  if constexpr (std::is_same_v<T, half>) return numpy_half_to_double(x.bits);
   else return static_cast<double>(x);
 }
 
 template <class T>
 void store(std::byte* p, double v) {
   T x;
-  if constexpr (std::is_same_v<T, half>) x.bits = double_to_half(v);
+  if constexpr (std::is_same_v<T, half>) x.bits = numpy_double_to_half(v);
   else x = static_cast<T>(v);
   std::memcpy(p, &x, sizeof(T));
 }
@@ -99,7 +63,7 @@ void store(std::byte* p, double v) {
 // v rounded to the float type of `Bits` bits.
 template <int Bits>
 double in_type(double v) {
-  if constexpr (Bits == 16) return half_to_double(double_to_half(v));
+  if constexpr (Bits == 16) return numpy_half_to_double(numpy_double_to_half(v));
   else if constexpr (Bits == 32) return static_cast<double>(static_cast<float>(v));
   else return v;
 }

@@ -232,4 +232,43 @@ std::unique_ptr<array_to_array_codec> make_transpose_codec(const codec_context& 
   return std::make_unique<transpose_codec>(transpose_configuration::parse(ctx), ctx.decoded, ctx.where);
 }
 
+namespace {
+
+// A box of the decoded array is the permuted box of the encoded one (B[i] = A[order[i]]), and
+// the output's view, its strides permuted alike, takes the encoded elements in place.
+class transpose_reader final : public array_reader {
+ public:
+  transpose_reader(std::span<const std::size_t> order, std::unique_ptr<array_reader> below)
+      : order_(order.begin(), order.end()), below_(std::move(below)) {}
+
+  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
+    array_view permuted = out;
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+      permuted.shape[i] = out.shape[order_[i]];
+      permuted.strides[i] = out.strides[order_[i]];
+    }
+    return below_->read(mapped(box), permuted);
+  }
+  [[nodiscard]] bool reads_whole(const region& box) const override { return below_->reads_whole(mapped(box)); }
+
+ private:
+  [[nodiscard]] region mapped(const region& box) const {
+    region r{std::vector<std::uint64_t>(order_.size()), std::vector<std::uint64_t>(order_.size())};
+    for (std::size_t i = 0; i < order_.size(); ++i) {
+      r.start[i] = box.start[order_[i]];
+      r.stop[i] = box.stop[order_[i]];
+    }
+    return r;
+  }
+
+  std::vector<std::size_t> order_;
+  std::unique_ptr<array_reader> below_;
+};
+
+}  // namespace
+
+std::unique_ptr<array_reader> transpose_codec::reader(std::unique_ptr<array_reader> below) const {
+  return std::make_unique<transpose_reader>(order_, std::move(below));
+}
+
 }  // namespace zarr

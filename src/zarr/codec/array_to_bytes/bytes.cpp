@@ -221,13 +221,16 @@ void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<s
   if (encoded.size() != size)
     throw error(errc::corrupt_chunk, label() + ": expected " + std::to_string(size) + " bytes, got " +
                                          std::to_string(encoded.size()));
+  if (const auto bad = decode_values(encoded, out)) throw bad_element(bad->first, bad->second);
+}
+
+std::optional<std::pair<std::uint64_t, std::string>> bytes_codec::decode_values(std::span<const std::byte> encoded,
+                                                                                   std::span<std::byte> out) const {
   if (is_sized(decoded_.type)) {
     const auto words = element_words(decoded_.type, decoded_.layout);
     if (!encoded.empty()) std::memcpy(out.data(), encoded.data(), encoded.size());
     order_words(out, decoded_.element_size(), words, endian_ && *endian_ != native_endian);
-    if (const auto bad = first_bad_word(out, decoded_.element_size(), words, true))
-      throw error(errc::corrupt_chunk, label() + ": element " + std::to_string(bad->first) + ": expected " + bad->second);
-    return;
+    return first_bad_word(out, decoded_.element_size(), words, true);
   }
   if (decoded_.type == data_type::bool_) {
     // Only 0 and 1 are booleans (Zarr v3 codecs/bytes); anything else is not data this codec wrote.
@@ -236,9 +239,7 @@ void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<s
     if (any > 1) {
       for (std::size_t i = 0; i < encoded.size(); ++i)
         if (static_cast<std::uint8_t>(encoded[i]) > 1)
-          throw error(errc::corrupt_chunk, label() + ": expected a bool (0 or 1) at element " +
-                                               std::to_string(i) + ", got " +
-                                               std::to_string(static_cast<unsigned>(encoded[i])));
+          return std::pair{std::uint64_t{i}, "a bool (0 or 1), got " + std::to_string(static_cast<unsigned>(encoded[i]))};
     }
   }
   if (word_size(decoded_.type) == 1)
@@ -246,6 +247,101 @@ void bytes_codec::do_decode_into(std::span<const std::byte> encoded, std::span<s
   else
     swap_components(out.data(), encoded.data(), encoded.size(),
                     *endian_ == native_endian ? 1 : word_size(decoded_.type));
+  return std::nullopt;
+}
+
+error bytes_codec::bad_element(std::uint64_t element, const std::string& expected) const {
+  return error(errc::corrupt_chunk, label() + ": element " + std::to_string(element) + ": expected " + expected);
+}
+
+namespace {
+
+// Stored elements at most this many bytes apart are read with one request (as sharding's inner
+// chunks, docs/decisions.md 38): reading the gap costs less than another request.
+constexpr std::uint64_t merge_gap = std::uint64_t{64} << 10;
+
+// Reads a box of the stored C-order array: the runs of consecutive elements it spans
+// (neighbours merged), gathered into a C-order buffer of the box, then decoded in place.
+class bytes_reader final : public array_reader {
+ public:
+  bytes_reader(const bytes_codec& codec, const chunk_reader& source) : codec_(codec), source_(source) {}
+
+  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
+    const auto& spec = codec_.decoded();
+    const auto size = static_cast<std::size_t>(spec.element_size());
+    if (box.covers(spec.shape))
+      return with_whole_value(source_, [&](std::span<const std::byte> stored) { codec_.decode_into(stored, out); });
+    // The box in runs: dimensions from `k` on are one run each (the box covers those after k).
+    const auto n = spec.shape.size();
+    const auto extent = box.extent();
+    std::size_t k = n;
+    std::uint64_t run = size;  // bytes
+    while (k > 0) {
+      --k;
+      run *= extent[k];
+      if (box.start[k] != 0 || box.stop[k] != spec.shape[k]) break;
+    }
+    std::vector<std::uint64_t> stride(n, size);  // bytes between neighbours along each dimension
+    for (std::size_t i = n; i-- > 1;) stride[i - 1] = stride[i] * spec.shape[i];
+    std::vector<std::uint64_t> offsets;  // of each run, increasing
+    std::vector<std::uint64_t> at(k, 0);
+    for (;;) {
+      std::uint64_t offset = 0;
+      for (std::size_t i = 0; i < n; ++i) offset += (box.start[i] + (i < k ? at[i] : 0)) * stride[i];
+      offsets.push_back(offset);
+      std::size_t d = k;
+      while (d > 0 && ++at[d - 1] == extent[d - 1]) at[--d] = 0;
+      if (d == 0) break;
+    }
+    const thread_buffer<struct bytes_box_tag> gathered;
+    gathered->resize(offsets.size() * static_cast<std::size_t>(run));
+    for (std::size_t first = 0; first < offsets.size();) {
+      auto last = first;
+      while (last + 1 < offsets.size() && offsets[last + 1] <= offsets[last] + run + merge_gap) ++last;
+      const auto start = offsets[first];
+      const auto part = source_.read(byte_range{start, offsets[last] + run - start, false});
+      if (!part) {
+        if (first == 0) return false;
+        throw error(errc::corrupt_chunk, "the chunk vanished while reading");
+      }
+      for (auto i = first; i <= last; ++i)
+        std::memcpy(gathered->data() + i * run, part->data() + (offsets[i] - start), static_cast<std::size_t>(run));
+      first = last + 1;
+    }
+    const bool direct = out.c_contiguous();
+    const thread_buffer<struct bytes_decoded_tag> decoded;
+    if (!direct) decoded->resize(gathered->size());
+    const std::span<std::byte> into = direct ? std::span(out.data, gathered->size()) : std::span<std::byte>(*decoded);
+    if (const auto bad = codec_.decode_values(*gathered, into)) {
+      // The element's index in the chunk, from its index in the box.
+      auto e = bad->first;
+      std::uint64_t index = 0, scale = 1;
+      for (std::size_t i = n; i-- > 0;) {
+        index += (box.start[i] + e % extent[i]) * scale;
+        e /= extent[i];
+        scale *= spec.shape[i];
+      }
+      throw codec_.bad_element(index, bad->second);
+    }
+    if (!direct) copy(const_array_view::c_order(decoded->data(), extent, size), out);
+    let_go_if_large(*gathered);
+    let_go_if_large(*decoded);
+    return true;
+  }
+
+  [[nodiscard]] bool reads_whole(const region& box) const override {
+    return box.covers(codec_.decoded().shape) || source_.ranges_read_whole();
+  }
+
+ private:
+  const bytes_codec& codec_;
+  const chunk_reader& source_;
+};
+
+}  // namespace
+
+std::unique_ptr<array_reader> bytes_codec::reader(const chunk_reader& source) const {
+  return std::make_unique<bytes_reader>(*this, source);
 }
 
 std::unique_ptr<array_to_bytes_codec> make_bytes_codec(const codec_context& ctx) {

@@ -204,18 +204,19 @@ std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const 
   return index;
 }
 
-void sharding_indexed_codec::decode_inner(std::span<const std::byte> stored, std::uint64_t inner, const region& box,
+void sharding_indexed_codec::decode_inner(std::span<const std::byte> stored, std::uint64_t inner,
                                           const array_view& out) const {
   try {
-    if (box.covers(config_.chunk_shape)) {
-      inner_->decode_into(stored, out);
-      return;
-    }
-    const thread_buffer<struct decoded_inner_chunk_tag> decoded;
-    decoded->resize(static_cast<std::size_t>(inner_->decoded().byte_size()));
-    inner_->decode_into(stored, *decoded);
-    copy(const_array_view::c_order(decoded->data(), config_.chunk_shape, out.element_size).window(box.start, box.extent()), out);
-    let_go_if_large(*decoded);
+    inner_->decode_into(stored, out);
+  } catch (const error& e) {
+    throw error(e.code(), label() + ": inner chunk " + std::to_string(inner) + ": " + e.what());
+  }
+}
+
+void sharding_indexed_codec::read_inner(const chunk_reader& stored, std::uint64_t inner, const region& box,
+                                        const array_view& out) const {
+  try {
+    if (!inner_->reader(stored)->read(box, out)) throw error(errc::corrupt_chunk, "the shard vanished while reading");
   } catch (const error& e) {
     throw error(e.code(), label() + ": inner chunk " + std::to_string(inner) + ": " + e.what());
   }
@@ -231,65 +232,103 @@ void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, cons
                                          " bytes (its index), got " + std::to_string(encoded.size()));
   const auto index_bytes = config_.index_at_end ? encoded.subspan(encoded.size() - index_size_) : encoded.first(index_size_);
   const auto index = decode_index(index_bytes, encoded.size());
-  const auto whole_inner = region::all(config_.chunk_shape);
   parallel_for(static_cast<std::size_t>(inner_count_), [&](std::size_t k) {
     const auto place = out.window(origin_of(k), config_.chunk_shape);
     if (index[2 * k] == empty_entry)
       fill(place, shard_.fill);
     else
-      decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, whole_inner, place);
+      decode_inner(encoded.subspan(index[2 * k], index[2 * k + 1]), k, place);
   });
 }
 
-bool sharding_indexed_codec::do_decode_region(const chunk_reader& reader, const region& box, const array_view& out) const {
-  // Decoded once per stored version of the shard where the store keeps versions open.
-  const auto kept = reader.derived(decoded_index_.id(), [&]() -> std::shared_ptr<const void> {
-    const auto encoded_index = reader.read(config_.index_at_end ? byte_range::last(index_size_) : byte_range{0, index_size_, false});
-    if (!encoded_index) return nullptr;
-    // The shard's size is not known here: ranges past its end fail when read.
-    return std::make_shared<const std::vector<std::uint64_t>>(decode_index(*encoded_index, std::nullopt));
-  });
-  if (!kept) return false;
-  const auto& index = *static_cast<const std::vector<std::uint64_t>*>(kept.get());
-  const auto inner_of = [&](const cell_part& part) {
-    std::uint64_t k = 0;
-    for (std::size_t i = 0; i < part.cell.size(); ++i) k = k * chunks_per_shard_[i] + part.cell[i];
-    return k;
-  };
-  // The inner chunks the box meets, by where their bytes are in the shard: neighbours at most
-  // merge_gap bytes apart are read with one request (docs/decisions.md 38).
-  const auto parts = cell_parts(config_.chunk_shape, box);
-  std::vector<std::pair<std::uint64_t, std::size_t>> stored;  // offset, part
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    const auto k = inner_of(parts[p]);
-    if (index[2 * k] == empty_entry)
-      fill(out.window(parts[p].in_region, parts[p].extent()), shard_.fill);
-    else
-      stored.emplace_back(index[2 * k], p);
-  }
-  std::sort(stored.begin(), stored.end());
-  for (std::size_t first = 0; first < stored.size();) {
-    const auto start = stored[first].first;
-    auto end = start + index[2 * inner_of(parts[stored[first].second]) + 1];
-    auto last = first;
-    while (last + 1 < stored.size() && stored[last + 1].first <= end + merge_gap) {
-      ++last;
-      end = std::max(end, stored[last].first + index[2 * inner_of(parts[stored[last].second]) + 1]);
+// A shard read in part: its index (decoded once per stored version where the store keeps
+// versions), then the inner chunks a box meets. Inner chunks the box covers, or whose chain
+// reads them whole anyway, are fetched by where their bytes are in the shard: neighbours at most
+// merge_gap bytes apart with one request (docs/decisions.md 38). An inner chunk met in part
+// whose chain reads ranges (a nested shard, `bytes` alone) is read through that chain's reader
+// over its byte range of the shard, so a nested shard reads its index and what the box needs.
+class sharding_indexed_codec::shard_reader final : public array_reader {
+ public:
+  shard_reader(const sharding_indexed_codec& codec, const chunk_reader& source) : codec_(codec), source_(source) {}
+
+  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
+    const auto& c = codec_;
+    if (box.covers(c.shard_.shape))
+      return with_whole_value(source_, [&](std::span<const std::byte> stored) { c.decode_all(stored, out); });
+    const auto kept = source_.derived(c.decoded_index_.id(), [&]() -> std::shared_ptr<const void> {
+      const auto encoded_index =
+          source_.read(c.config_.index_at_end ? byte_range::last(c.index_size_) : byte_range{0, c.index_size_, false});
+      if (!encoded_index) return nullptr;
+      // The shard's size is not known here: ranges past its end fail when read.
+      return std::make_shared<const std::vector<std::uint64_t>>(c.decode_index(*encoded_index, std::nullopt));
+    });
+    if (!kept) return false;
+    const auto& index = *static_cast<const std::vector<std::uint64_t>*>(kept.get());
+    const auto inner_of = [&](const cell_part& part) {
+      std::uint64_t k = 0;
+      for (std::size_t i = 0; i < part.cell.size(); ++i) k = k * c.chunks_per_shard_[i] + part.cell[i];
+      return k;
+    };
+    const auto parts = cell_parts(c.config_.chunk_shape, box);
+    std::vector<std::pair<std::uint64_t, std::size_t>> fetched;  // offset, part
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const auto k = inner_of(parts[p]);
+      const auto place = out.window(parts[p].in_region, parts[p].extent());
+      if (index[2 * k] == empty_entry) {
+        fill(place, c.shard_.fill);
+        continue;
+      }
+      const byte_range_reader stored(source_, index[2 * k], index[2 * k + 1]);
+      if (source_.in_memory() == nullptr && !c.inner_->reader(stored)->reads_whole(parts[p].in_cell))
+        c.read_inner(stored, k, parts[p].in_cell, place);
+      else
+        fetched.emplace_back(index[2 * k], p);
     }
-    const auto bytes_read = reader.read(byte_range{start, end - start, false});
-    if (!bytes_read)
-      throw error(errc::corrupt_chunk, label() + ": inner chunk " + std::to_string(inner_of(parts[stored[first].second])) +
-                                           ": the shard vanished while reading");
-    for (auto i = first; i <= last; ++i) {
-      const auto& part = parts[stored[i].second];
-      const auto k = inner_of(part);
-      const auto piece = std::span<const std::byte>(*bytes_read).subspan(static_cast<std::size_t>(index[2 * k] - start),
-                                                                         static_cast<std::size_t>(index[2 * k + 1]));
-      decode_inner(piece, k, part.in_cell, out.window(part.in_region, part.extent()));
+    std::sort(fetched.begin(), fetched.end());
+    for (std::size_t first = 0; first < fetched.size();) {
+      const auto start = fetched[first].first;
+      auto end = start + index[2 * inner_of(parts[fetched[first].second]) + 1];
+      auto last = first;
+      while (last + 1 < fetched.size() && fetched[last + 1].first <= end + merge_gap) {
+        ++last;
+        end = std::max(end, fetched[last].first + index[2 * inner_of(parts[fetched[last].second]) + 1]);
+      }
+      std::optional<bytes> read;
+      std::span<const std::byte> piece;
+      if (const auto* held = source_.in_memory()) {
+        const auto [offset, length] = resolve_range("shard", byte_range{start, end - start, false}, held->size());
+        piece = held->subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+      } else {
+        read = source_.read(byte_range{start, end - start, false});
+        if (!read)
+          throw error(errc::corrupt_chunk, c.label() + ": inner chunk " +
+                                               std::to_string(inner_of(parts[fetched[first].second])) +
+                                               ": the shard vanished while reading");
+        piece = *read;
+      }
+      for (auto i = first; i <= last; ++i) {
+        const auto& part = parts[fetched[i].second];
+        const auto k = inner_of(part);
+        const buffer_chunk_reader stored(piece.subspan(static_cast<std::size_t>(index[2 * k] - start),
+                                                       static_cast<std::size_t>(index[2 * k + 1])));
+        c.read_inner(stored, k, part.in_cell, out.window(part.in_region, part.extent()));
+      }
+      first = last + 1;
     }
-    first = last + 1;
+    return true;
   }
-  return true;
+
+  [[nodiscard]] bool reads_whole(const region& box) const override {
+    return box.covers(codec_.shard_.shape) || source_.ranges_read_whole();
+  }
+
+ private:
+  const sharding_indexed_codec& codec_;
+  const chunk_reader& source_;
+};
+
+std::unique_ptr<array_reader> sharding_indexed_codec::reader(const chunk_reader& source) const {
+  return std::make_unique<shard_reader>(*this, source);
 }
 
 std::uint64_t sharding_indexed_codec::max_encoded_size() const noexcept {

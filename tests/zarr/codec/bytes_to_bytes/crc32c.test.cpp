@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-#include "codec_test.hpp"
+#include "../codec_test.hpp"
 import zarr;
 
 using namespace zarr_test;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
-#include "codec_test.hpp"
+#include "../codec_test.hpp"
 import zarr;
 
 using namespace zarr_test;
@@ -181,6 +181,23 @@ BOOST_AUTO_TEST_CASE(rejects_a_bad_blocksize) {
 BOOST_AUTO_TEST_CASE(rejects_unknown_configuration_key) {
   ZARR_CHECK_ERROR(chain(blosc_chain(R"({"cname":"lz4","clevel":5,"shuffle":"shuffle","nthreads":4})"), spec({4}, data_type::int32)),
                    errc::invalid_metadata, "codecs[1].configuration.nthreads: expected no such key");
+}
+
+BOOST_AUTO_TEST_CASE(read_numcodecs_blosc_configurations_as_the_blosc_codec) {
+  // numcodecs' AUTOSHUFFLE (-1): bit shuffle for one-byte items, byte shuffle otherwise.
+  const auto one = chain(R"([{"name": "bytes"}, {"name": "numcodecs.blosc", "configuration": {"cname": "zstd", "clevel": 1, "shuffle": -1}}])",
+                         spec({4}, zarr::data_type::uint8));
+  BOOST_TEST(one.bytes_to_bytes()[0]->to_json().at("configuration").at("shuffle") == "bitshuffle");
+  const auto four = chain(R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "numcodecs.blosc"}])",
+                          spec({4}, zarr::data_type::int32));
+  BOOST_TEST(four.bytes_to_bytes()[0]->to_json() == boost::json::parse(R"({"name": "blosc", "configuration": {"cname": "lz4",
+      "clevel": 5, "shuffle": "shuffle", "typesize": 4, "blocksize": 0}})"));
+}
+
+BOOST_AUTO_TEST_CASE(rejects_a_numcodecs_shuffle_it_does_not_know_naming_the_key) {
+  ZARR_CHECK_ERROR(chain(R"([{"name": "bytes"}, {"name": "numcodecs.blosc", "configuration": {"shuffle": 3}}])",
+                         spec({4}, zarr::data_type::uint8)),
+                   zarr::errc::invalid_metadata, "codecs[1].configuration.shuffle: expected -1, 0, 1 or 2 (numcodecs), got 3");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -11,7 +11,7 @@
 #include <span>
 #include <string>
 #include <vector>
-#include "../../support.hpp"
+#include "../support.hpp"
 import zarr;
 
 namespace json = boost::json;

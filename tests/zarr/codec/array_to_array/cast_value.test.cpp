@@ -17,8 +17,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-#include "codec_test.hpp"
-#include "../arithmetic/cast_vectors.hpp"
+#include "../codec_test.hpp"
+#include "../../arithmetic/cast_vectors.hpp"
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define ZARR_TEST_ASAN 1

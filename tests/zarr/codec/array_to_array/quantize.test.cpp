@@ -16,7 +16,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
-#include "codec_test.hpp"
+#include "../codec_test.hpp"
 
 namespace fs = std::filesystem;
 namespace json = boost::json;
@@ -116,6 +116,14 @@ BOOST_AUTO_TEST_CASE(encodes_float16_in_float16_steps_where_numpy_does) {
   const auto out = q.encode(std::span<const std::byte>(zarr_test::to_bytes(in)));
   BOOST_TEST(zarr_test::from_bytes<std::uint16_t>(out) == (std::vector<std::uint16_t>{27647u, 31744u, 12288u, 49824u}),
              boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(quantize_rounds_as_numcodecs) {
+  // numcodecs.Quantize(1, "<f8").encode([0.123456, 3.14159]) == [0.125, 3.125]
+  const auto q = zarr_test::chain(R"([{"name": "numcodecs.quantize", "configuration": {"digits": 1, "dtype": "<f8"}},
+                           {"name": "bytes", "configuration": {"endian": "little"}}])", zarr_test::spec({2}, zarr::data_type::float64));
+  const auto qe = q.encode(std::span<const std::byte>(zarr_test::to_bytes(std::vector<double>{0.123456, 3.14159})));
+  BOOST_TEST(zarr_test::from_bytes<double>(qe) == (std::vector<double>{0.125, 3.125}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

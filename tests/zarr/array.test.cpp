@@ -8,8 +8,8 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include "../../support.hpp"
-#include "model.hpp"
+#include "../support.hpp"
+#include "array/model.hpp"
 import zarr;
 
 namespace json = boost::json;

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
-#include "codec_test.hpp"
+#include "../codec_test.hpp"
 import zarr;
 
 using namespace zarr_test;

@@ -12,7 +12,7 @@
 #include <random>
 #include <string>
 #include <vector>
-#include "codec_test.hpp"
+#include "../codec_test.hpp"
 import zarr;
 
 using namespace zarr_test;

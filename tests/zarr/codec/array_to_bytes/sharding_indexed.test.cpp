@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 #include <vector>
-#include "codec_test.hpp"
+#include "../codec_test.hpp"
 import zarr;
 
 using namespace zarr_test;
@@ -56,10 +56,10 @@ struct counting_reader final : zarr::chunk_reader {
   }
 };
 
-// The box `r` of a chunk through decode_region, into a C-order buffer of `T`.
+// The box `r` of a chunk through the chain's reader, into a C-order buffer of `T`.
 template <class T>
 bool decode_box(const zarr::codec_chain& c, const zarr::chunk_reader& reader, const zarr::region& r, std::vector<T>& out) {
-  return c.decode_region(reader, r, zarr::array_view::c_order(reinterpret_cast<std::byte*>(out.data()), r.extent(), sizeof(T)));
+  return c.reader(reader)->read(r, zarr::array_view::c_order(reinterpret_cast<std::byte*>(out.data()), r.extent(), sizeof(T)));
 }
 
 // A 4x4 uint16 shard of 2x2 inner chunks, its index plain uint64s (no checksum) at the start
@@ -82,7 +82,7 @@ zarr::bytes with_index(zarr::bytes encoded, bool index_at_start, F f) {
   return encoded;
 }
 
-// Inner chunk 1 ((0, 1): elements 3, 4, 7, 8 of 1..16) read alone, through decode_region.
+// Inner chunk 1 ((0, 1): elements 3, 4, 7, 8 of 1..16) read alone, through the chain's reader.
 std::vector<std::uint16_t> read_inner_chunk_1(const zarr::codec_chain& c, const zarr::bytes& shard) {
   const counting_reader reader{&shard};
   std::vector<std::uint16_t> out(4);
