@@ -349,24 +349,24 @@ void array::update_chunk(std::span<const std::uint64_t> chunk_index, const std::
   const auto& chain = chain_of(chunk_index);
   const thread_buffer<struct chunk_tag> chunk;
   store_->update(  // (store errors name the key, decoding errors the array and the chunk)
-        key,
-        [&](const bytes* current, bytes& out) {
-          chunk->resize(chunk_bytes);  // not zeroed
-          const auto whole = array_view::c_order(chunk->data(), shape, size);
-          if (current != nullptr)
-            decode_chunk(chunk_index, key, *current, *chunk);
-          else
-            fill(whole, meta_.fill_value);
-          copy(source, whole.window(at, source.shape));
-          const bool absent = stored_as_absent(*chunk, options);
-          if (absent && store_->erases_conditionally()) return true;
-          if (chain.identity())
-            out.assign(chunk->begin(), chunk->end());
-          else
-            naming_the_chunk(path_, key, [&] { chain.encode_into(*chunk, out); });
-          return absent;
-        },
-        options_.single_writer);
+      key,
+      [&](const bytes* current, bytes& out) {
+        chunk->resize(chunk_bytes);  // not zeroed
+        const auto whole = array_view::c_order(chunk->data(), shape, size);
+        if (current != nullptr)
+          decode_chunk(chunk_index, key, *current, *chunk);
+        else
+          fill(whole, meta_.fill_value);
+        copy(source, whole.window(at, source.shape));
+        const bool absent = stored_as_absent(*chunk, options);
+        if (absent && store_->erases_conditionally()) return true;
+        if (chain.identity())
+          out.assign(chunk->begin(), chunk->end());
+        else
+          naming_the_chunk(path_, key, [&] { chain.encode_into(*chunk, out); });
+        return absent;
+      },
+      options_.single_writer);
   let_go_if_large(*chunk);
 }
 
@@ -837,29 +837,27 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     if (is_variable_length(meta_.type)) return reset_strings_outside(part.cell, keep);
     const std::lock_guard lock(chunk_lock(key));  // a read-modify-write like write()'s
     const auto spec = chunk_spec_of(meta_, shape);
-    {
-      store_->update(
-          key,
-          [&](const bytes* stored, bytes& out) {
-            if (stored == nullptr) return true;  // absent, and to stay so
-            bytes chunk(static_cast<std::size_t>(spec.byte_size()));
-            decode_chunk(part.cell, key, *stored, chunk);
-            // The part inside the new shape is kept, the rest reset to the fill value.
-            auto fresh = filled(spec.num_elements(), meta_.fill_value);
-            const std::vector<std::uint64_t> zero(rank, 0);
-            copy(const_array_view::c_order(chunk.data(), shape, size).window(zero, keep),
-                 array_view::c_order(fresh.data(), shape, size).window(zero, keep));
-            const bool absent = stored_as_absent(fresh, {});
-            if (absent && store_->erases_conditionally()) return true;
-            const auto& chain = chain_of(part.cell);
-            if (chain.identity())
-              out = std::move(fresh);
-            else
-              naming_the_chunk(path_, key, [&] { chain.encode_into(fresh, out); });
-            return absent;
-          },
-          options_.single_writer);
-    }
+    store_->update(
+        key,
+        [&](const bytes* stored, bytes& out) {
+          if (stored == nullptr) return true;  // absent, and to stay so
+          bytes chunk(static_cast<std::size_t>(spec.byte_size()));
+          decode_chunk(part.cell, key, *stored, chunk);
+          // The part inside the new shape is kept, the rest reset to the fill value.
+          auto fresh = filled(spec.num_elements(), meta_.fill_value);
+          const std::vector<std::uint64_t> zero(rank, 0);
+          copy(const_array_view::c_order(chunk.data(), shape, size).window(zero, keep),
+               array_view::c_order(fresh.data(), shape, size).window(zero, keep));
+          const bool absent = stored_as_absent(fresh, {});
+          if (absent && store_->erases_conditionally()) return true;
+          const auto& chain = chain_of(part.cell);
+          if (chain.identity())
+            out = std::move(fresh);
+          else
+            naming_the_chunk(path_, key, [&] { chain.encode_into(fresh, out); });
+          return absent;
+        },
+        options_.single_writer);
   });
   update_documents(*store_, path_, meta_, [&](array_metadata& m) { m.shape.assign(new_shape.begin(), new_shape.end()); });
 }
