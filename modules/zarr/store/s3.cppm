@@ -62,8 +62,8 @@ class s3_store final : public remote_store {
   // Conditional writes (docs/decisions.md 63): a PUT with If-None-Match: * creates, one with
   // If-Match: <the ETag read> replaces; 412 (or 409) means another writer came first. Whether
   // the server honours these (and in which form it takes the ETag, and whether DELETE honours
-  // If-Match) is learnt once per store, at the first need, by a probe on a scratch object next
-  // to the store's prefix ("<prefix>.zarr-probe-<random>", deleted after).
+  // If-Match) is learnt once per store, at the first need, by a probe on a scratch object
+  // below the store's prefix ("<prefix>/.zarr-probe-<random>", deleted after).
   [[nodiscard]] versioned_value get_versioned(std::string_view key) const override;
   [[nodiscard]] bool set_if(std::string_view key, std::span<const std::byte> value, const value_version& expected) override;
   [[nodiscard]] bool erase_if(std::string_view key, const value_version& expected) override;

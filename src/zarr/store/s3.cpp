@@ -268,8 +268,10 @@ long s3_store::send(std::string_view method, const std::string& object, std::spa
 const s3_store::server_conditions& s3_store::conditions() const {
   std::call_once(probed_, [&] {
     std::random_device device;
-    std::string object = options_.prefix + ".zarr-probe-";
-    for (int i = 0; i < 4; ++i) object += std::to_string(device());
+    // Inside the prefix, where a policy that grants this store's keys grants it too.
+    std::string name = ".zarr-probe-";
+    for (int i = 0; i < 4; ++i) name += std::to_string(device());
+    const auto object = full_key(name);
     const std::string probe_bytes = "zarr conditional write probe";
     const auto body = std::as_bytes(std::span(probe_bytes));
     const auto ok = [](long status) { return status == 200 || status == 204; };
