@@ -45,6 +45,15 @@ struct write_options {
   progress_callback progress = nullptr;
 };
 
+// How an array is opened or created. A partial write (a region covering a chunk or shard in
+// part) is a read-modify-write of the stored chunk through store::update: atomic on the
+// filesystem and memory stores and on S3 servers that honour conditional writes. Elsewhere
+// it fails (unsupported, naming what the store lacks) unless `single_writer`: the caller
+// promises that no other process or machine writes the array meanwhile.
+struct array_options {
+  bool single_writer = false;
+};
+
 class array {
  public:
   // Writes the metadata of a new array at `path` ("" is the root, "a/b" a nested node),
@@ -53,10 +62,10 @@ class array {
   // fill values checked) before anything is written. Throws already_exists when a node is
   // there, unless `overwrite`.
   static array create(std::shared_ptr<store> s, std::string_view path, const array_metadata& metadata,
-                                    bool overwrite = false);
+                      bool overwrite = false, const array_options& options = {});
   // Opens the array at `path`: reads and validates its zarr.json (else its Zarr v2 `.zarray`
   // and `.zattrs`) and resolves the codec chain.
-  [[nodiscard]] static array open(std::shared_ptr<store> s, std::string_view path);
+  [[nodiscard]] static array open(std::shared_ptr<store> s, std::string_view path, const array_options& options = {});
 
   [[nodiscard]] const array_metadata& metadata() const noexcept { return meta_; }
   [[nodiscard]] const std::vector<std::uint64_t>& shape() const noexcept { return meta_.shape; }
@@ -162,6 +171,9 @@ class array {
                     std::span<std::byte> out) const;
   void store_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::byte> chunk,
                    const write_options& options) const;
+  // Writes `source` at `at` within the chunk: a read-modify-write of its key (store::update).
+  void update_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, const const_array_view& source,
+                    std::span<const std::uint64_t> at, const write_options& options) const;
   // Whether a chunk of these values is erased rather than stored (docs/decisions.md 25).
   [[nodiscard]] bool stored_as_absent(std::span<const std::byte> chunk, const write_options& options) const;
   // Errors for the wrong path: `what` ("read") of a variable-length array, or `what`
@@ -188,6 +200,7 @@ class array {
   std::shared_ptr<store> store_;
   std::string path_;
   array_metadata meta_;
+  array_options options_;
   std::vector<grid_axis> grid_;
   std::shared_ptr<const codec_chain> chain_;
   // With a rectilinear grid: a chain per chunk shape, all resolved when the array is opened.

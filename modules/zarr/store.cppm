@@ -1,8 +1,10 @@
 // zarr.store: the abstract store interface of Zarr v3 core spec "Abstract store interface":
 // get (whole or a byte range), set, erase, list by prefix. Keys are validated before
-// they reach a store (docs/decisions.md 24).
+// they reach a store (docs/decisions.md 24). Values carry versions, so that a
+// read-modify-write of a key (store::update) loses no other writer's update.
 module;
 #include <cstddef>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -40,6 +42,35 @@ class stored_value {
 
 // A stored_value over bytes in memory, shared with whoever else holds them.
 [[nodiscard]] std::unique_ptr<const stored_value> in_memory_value(std::string key, std::shared_ptr<const bytes> value);
+
+// The version of a stored value, opaque: the same while the value stays the same (on disk the
+// file's identity, size and modification time; on S3 the ETag). An empty tag: the key is absent.
+struct value_version {
+  std::string tag;
+  [[nodiscard]] bool absent() const noexcept { return tag.empty(); }
+  friend bool operator==(const value_version&, const value_version&) = default;
+};
+
+// A value (nothing when absent) with its version.
+struct versioned_value {
+  std::optional<bytes> value;
+  value_version version;
+};
+
+// A read-modify-write of one key: gets the current value (null when the key is absent) and
+// puts the new one into `out`; returns true when the key may be erased instead (a store erases
+// it where it can do so conditionally, else stores `out`). It may be called more than once
+// (each time with the value read anew), so it must depend on nothing but its input.
+using update_function = std::function<bool(const bytes* current, bytes& out)>;
+
+// How often store::update tries again after another writer changed the key, and how long it
+// waits between tries (doubling from `first_delay`, capped at `max_delay`, each a random part
+// of that: "full jitter").
+struct update_policy {
+  unsigned max_attempts = 200;
+  std::chrono::microseconds first_delay{500};
+  std::chrono::microseconds max_delay{50000};
+};
 
 class store {
  public:
@@ -102,6 +133,35 @@ class store {
   // How many requests of a batch this store keeps in flight at once; 1 (local stores) means
   // that batching gains nothing, and callers keep to their one-key-at-a-time paths.
   [[nodiscard]] virtual std::size_t io_concurrency() const noexcept { return 1; }
+
+  // Versions and conditional writes (docs/decisions.md 64).
+  // The whole value with its version. This default has no versions: an empty tag either way.
+  [[nodiscard]] virtual versioned_value get_versioned(std::string_view key) const;
+  // Stores `value` only when the key is still at `expected` (absent() expected: still absent);
+  // false, with nothing stored, when another writer changed it since. This default throws
+  // unsupported.
+  [[nodiscard]] virtual bool set_if(std::string_view key, std::span<const std::byte> value, const value_version& expected);
+  // Erases the key only when it is still at `expected`; false when it changed (an absent key
+  // that was expected absent: true). This default throws unsupported.
+  [[nodiscard]] virtual bool erase_if(std::string_view key, const value_version& expected);
+  // Whether erase_if holds against other writers (an S3 server may honour conditions on PUT
+  // and not on DELETE); update() stores instead of erasing where not.
+  [[nodiscard]] virtual bool erases_conditionally() const { return atomic_updates(); }
+  // Whether set_if and erase_if hold against every other writer, in this process and others
+  // (an S3 server that ignores conditions cannot: asked once, then known).
+  [[nodiscard]] virtual bool atomic_updates() const { return false; }
+  // What is missing when atomic_updates() is false, for error messages ("conditional writes
+  // (If-Match, If-None-Match) honoured by the server").
+  [[nodiscard]] virtual std::string missing_update_ability() const { return "versions and conditional writes"; }
+  // Reads `key`, calls `modify`, and writes its result only if no other writer changed the key
+  // meanwhile; otherwise reads again and retries (as `policy` says, then an error (io)
+  // naming the key). Where the store cannot make updates atomic (atomic_updates() false) this
+  // throws unsupported naming the missing ability, unless `single_writer`: the caller promises
+  // that nobody else writes the key, and the update is a plain read then write.
+  virtual void update(std::string_view key, const update_function& modify, bool single_writer = false,
+                      const update_policy& policy = {});
+  // The error update() throws when the store cannot make updates atomic.
+  [[noreturn]] void fail_not_atomic(std::string_view key) const;
 };
 
 // A stored chunk as the codecs read it from a store: whole into their buffer, or in byte

@@ -9,7 +9,7 @@ std::optional<std::string> help_text(std::string_view command) {
            "usage: zarr3 [--threads N] [--endpoint URL] [--in-flight N] COMMAND [ARGS]\n\n"
            "commands:\n"
            "  create PATH --metadata FILE [--attrs FILE] [--overwrite]   create an array or group\n"
-           "  write PATH --input FILE [--format raw|json|npy] [--region R]   write values\n"
+           "  write PATH --input FILE [--format raw|json|npy] [--region R] [--single-writer]   write values\n"
            "  read PATH [--format json|raw|npy] [--region R] [--output FILE]  print or save values\n"
            "  info PATH [--json]            metadata, codec chain, chunks, stored bytes, compression\n"
            "  tree PATH                     the hierarchy under a node\n"
@@ -48,10 +48,13 @@ std::optional<std::string> help_text(std::string_view command) {
            "  anything is written. --attrs FILE (a JSON object) replaces the attributes.\n"
            "  An existing node is an error unless --overwrite.\n";
   if (command == "write")
-    return "zarr3 write PATH --input FILE [--format raw|json|npy] [--region R]\n"
+    return "zarr3 write PATH --input FILE [--format raw|json|npy] [--region R] [--single-writer]\n"
            "  Writes values into the array at PATH: the whole array, or region R. The input holds\n"
            "  exactly the region's values in C order; npy input must have the region's shape and\n"
-           "  the array's dtype. A value the data type cannot hold is an error naming its index.\n";
+           "  the array's dtype. A value the data type cannot hold is an error naming its index.\n"
+           "  A region covering a chunk or shard in part rewrites it atomically (no other writer's\n"
+           "  update is lost); on a store that cannot (an S3 server ignoring conditional writes) that\n"
+           "  is an error, unless --single-writer promises that nobody else writes meanwhile.\n";
   if (command == "read")
     return "zarr3 read PATH [--format json|raw|npy] [--region R] [--output FILE] [--iso-8601]\n"
            "  Prints the values of the array at PATH (or of region R), or saves them to FILE.\n"

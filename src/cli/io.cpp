@@ -285,13 +285,13 @@ std::vector<std::string> read_json_strings(std::string_view text, zarr::data_typ
 }  // namespace
 
 int run_write(std::span<const std::string_view> argv) {
-  const auto args = parse_arguments("write", argv, {{"--input", "--format", "--region"}, {}, 1, 1});
+  const auto args = parse_arguments("write", argv, {{"--input", "--format", "--region"}, {"--single-writer"}, 1, 1});
   const auto where = parse_location(args.positionals[0]);
   current_target() = where.display();
   const auto input = args.get("--input");
   if (!input) throw usage_error("zarr3 write: missing --input FILE (see zarr3 help write)");
   const auto format = parse_format(args.get("--format"), *input);
-  auto a = zarr::array::open(open_store(where, false), where.node);
+  auto a = zarr::array::open(open_store(where, false), where.node, {.single_writer = args.has("--single-writer")});
   const auto r = region_of(args, a);
   const auto type = a.type();
   const auto size = a.metadata().element_size();

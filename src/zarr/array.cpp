@@ -63,6 +63,37 @@ void write_documents(store& s, std::string_view path, const Metadata& m) {
   }
 }
 
+// Applies `change` to the node's metadata as stored now and writes it back: for Zarr v3 one
+// read-modify-write of zarr.json (store::update), so that what another process changed meanwhile
+// (a resize, the attributes) stays; `current` (this process's view, changed) when the document
+// is missing or holds another kind of node. Zarr v2, whose attributes are a document of their
+// own, writes `current` changed. Where the store cannot make updates atomic, metadata writes
+// stay plain writes, from one process at a time (README, "Writing from many processes").
+template <class Metadata, class Change>
+void update_documents(store& s, std::string_view path, Metadata current, const Change& change) {
+  change(current);
+  if (current.zarr_format != 3) return write_documents(s, path, current);
+  drop_consolidated_metadata(s, path);
+  s.update(
+      node_prefix(path) + std::string(zarr_json_key),
+      [&](const bytes* doc, bytes& out) {
+        auto m = current;
+        if (doc != nullptr) {
+          auto node = parse_node_metadata(text_of(*doc));
+          if (auto* stored = std::get_if<Metadata>(&node)) {
+            m = std::move(*stored);
+            change(m);
+          }
+        }
+        if constexpr (std::is_same_v<Metadata, group_metadata>) m.extra.erase("consolidated_metadata");
+        const auto text = m.to_text();
+        const auto* first = reinterpret_cast<const std::byte*>(text.data());
+        out.assign(first, first + text.size());
+        return false;
+      },
+      !s.atomic_updates());
+}
+
 // True when a node of either version has the key prefix `prefix` ("a/b/").
 bool node_at(const store& s, const std::string& prefix) {
   for (const auto key : {zarr_json_key, zarray_key, zgroup_key})
@@ -177,11 +208,13 @@ array::array(std::shared_ptr<store> s, std::string path, array_metadata meta)
   }
 }
 
-array array::create(std::shared_ptr<store> s, std::string_view path, const array_metadata& metadata, bool overwrite) {
+array array::create(std::shared_ptr<store> s, std::string_view path, const array_metadata& metadata, bool overwrite,
+                    const array_options& options) {
   validate_node_path(path);
   // Round-trip the metadata through its JSON form, so that what is written is exactly
   // what a later open will see, then resolve the chain: all before writing anything.
   array a(std::move(s), std::string(path), reparse(metadata));
+  a.options_ = options;
   a.meta_.codecs = a.chain_->to_json();  // choices made by codecs are recorded
   if (!overwrite && node_exists(*a.store_, path))
     throw error(errc::already_exists, "node " + node_name_for_errors(path) + ": expected no node, got an existing one");
@@ -195,11 +228,13 @@ array array::create(std::shared_ptr<store> s, std::string_view path, const array
   return a;
 }
 
-array array::open(std::shared_ptr<store> s, std::string_view path) {
+array array::open(std::shared_ptr<store> s, std::string_view path, const array_options& options) {
   auto node = read_node_metadata(*s, path);
   auto* meta = std::get_if<array_metadata>(&node);
   if (meta == nullptr) throw error(errc::not_found, "node " + node_name_for_errors(path) + ": expected an array, got a group");
-  return array(std::move(s), std::string(path), std::move(*meta));
+  array a(std::move(s), std::string(path), std::move(*meta));
+  a.options_ = options;
+  return a;
 }
 
 void array::check_fill_value() const {
@@ -301,6 +336,38 @@ void array::store_chunk(std::span<const std::uint64_t> chunk_index, const std::s
   naming_the_chunk(path_, key, [&] { chain.encode_into(chunk, *encoded); });
   store_->set(key, *encoded);
   let_go_if_large(*encoded);
+}
+
+// The stored chunk is read (with its version where the store has versions), decoded, written
+// over and encoded again in `modify`, which the store calls again if another writer changed the
+// chunk meanwhile (docs/decisions.md 64).
+void array::update_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, const const_array_view& source,
+                         std::span<const std::uint64_t> at, const write_options& options) const {
+  const auto shape = chunk_shape_of(chunk_index);
+  const auto size = static_cast<std::size_t>(meta_.element_size());
+  const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
+  const auto& chain = chain_of(chunk_index);
+  const thread_buffer<struct chunk_tag> chunk;
+  store_->update(  // (store errors name the key, decoding errors the array and the chunk)
+      key,
+      [&](const bytes* current, bytes& out) {
+        chunk->resize(chunk_bytes);  // not zeroed
+        const auto whole = array_view::c_order(chunk->data(), shape, size);
+        if (current != nullptr)
+          decode_chunk(chunk_index, key, *current, *chunk);
+        else
+          fill(whole, meta_.fill_value);
+        copy(source, whole.window(at, source.shape));
+        const bool absent = stored_as_absent(*chunk, options);
+        if (absent && store_->erases_conditionally()) return true;
+        if (chain.identity())
+          out.assign(chunk->begin(), chunk->end());
+        else
+          naming_the_chunk(path_, key, [&] { chain.encode_into(*chunk, out); });
+        return absent;
+      },
+      options_.single_writer);
+  let_go_if_large(*chunk);
 }
 
 // The key's parts are parsed as decimal numbers within the grid, then the key is rebuilt
@@ -608,7 +675,18 @@ void array::write(const region& r, const const_array_view& in, const write_optio
   const auto parts = cell_parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
   if (store_->io_concurrency() > 1 && parts.size() > 1) {
-    write_batched(parts, in, options, [&] { progress.chunk_done(); });
+    // The chunks covered whole in batches; the others each a read-modify-write (update_chunk).
+    std::vector<cell_part> whole, partial;
+    for (const auto& part : parts)
+      (coverage_of(part, grid_, chunk_shape_of(part.cell), meta_.shape).covers ? whole : partial).push_back(part);
+    write_batched(whole, in, options, [&] { progress.chunk_done(); });
+    parallel_for(partial.size(), [&](std::size_t t) {
+      const auto& part = partial[t];
+      const auto key = chunk_key(part.cell);
+      const std::lock_guard lock(chunk_lock(key));
+      update_chunk(part.cell, key, in.window(part.in_region, part.extent()), part.in_cell.start, options);
+      progress.chunk_done();
+    });
     return;
   }
   parallel_for(parts.size(), [&](std::size_t t) {
@@ -621,30 +699,23 @@ void array::write(const region& r, const const_array_view& in, const write_optio
     const std::lock_guard lock(chunk_lock(key));
     if (covers && interior && source.c_contiguous()) {
       store_chunk(part.cell, key, std::span(source.data, chunk_bytes), options);
+    } else if (!covers) {
+      update_chunk(part.cell, key, source, part.in_cell.start, options);
     } else {
       const thread_buffer<struct chunk_tag> chunk;
-      const thread_buffer<struct stored_chunk_tag> stored;
       chunk->resize(chunk_bytes);  // not zeroed
       const auto whole = array_view::c_order(chunk->data(), shape, size);
-      if (covers && interior) {
-        // every element is written below
-      } else if (!covers && store_->get_into(key, *stored)) {
-        decode_chunk(part.cell, key, *stored, *chunk);
-      } else {
-        fill(whole, meta_.fill_value);
-      }
+      if (!interior) fill(whole, meta_.fill_value);  // (else every element is written below)
       copy(source, whole.window(part.in_cell.start, part.extent()));
       store_chunk(part.cell, key, *chunk, options);
       let_go_if_large(*chunk);
-      let_go_if_large(*stored);
     }
     progress.chunk_done();
   });
 }
 
-// A batch at a time: its chunks' stripes of chunk_lock are taken (in order: two batched
-// writers never wait for each other in a circle), the old values of the chunks the region
-// covers in part are fetched in one batch, then the encoding threads assemble and encode the
+// A batch at a time (of chunks the region covers whole): its chunks' stripes of chunk_lock are
+// taken (in order: two batched writers never wait for each other in a circle), then the encoding threads assemble and encode the
 // chunks in order into memory of their own while one store batch (on a thread of its own)
 // stores each as soon as it is ready, many in flight, and lets its memory go once stored.
 void array::write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,
@@ -655,22 +726,15 @@ void array::write_batched(std::span<const cell_part> parts, const const_array_vi
     const auto batch = parts.subspan(first, std::min(per_batch, parts.size() - first));
     std::vector<std::string> keys;
     std::vector<std::size_t> stripes;
-    std::vector<store::get_item> old;
-    std::vector<std::size_t> old_of(batch.size(), batch.size());  // the part's entry in `old`
     for (std::size_t k = 0; k < batch.size(); ++k) {
       keys.push_back(chunk_key(batch[k].cell));
       stripes.push_back(stripe_of(keys.back()));
-      if (!coverage_of(batch[k], grid_, chunk_shape_of(batch[k].cell), meta_.shape).covers) {
-        old_of[k] = old.size();
-        old.push_back({.key = keys.back(), .value = {}, .found = false});
-      }
     }
     std::sort(stripes.begin(), stripes.end());
     stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
     std::vector<std::unique_lock<std::mutex>> locks;
     locks.reserve(stripes.size());
     for (const auto s : stripes) locks.emplace_back(chunk_stripes()[s]);
-    naming_the_array(path_, [&] { store_->get_many(old); });
 
     std::vector<bytes> held(batch.size());  // assembled or encoded chunks, until stored
     std::vector<store::set_item> items(batch.size());
@@ -708,13 +772,7 @@ void array::write_batched(std::span<const cell_part> parts, const const_array_vi
               } else {
                 held[k].resize(chunk_bytes);  // not zeroed
                 const auto whole = array_view::c_order(held[k].data(), shape, size);
-                if (covers && interior) {
-                  // every element is written below
-                } else if (old_of[k] < old.size() && old[old_of[k]].found) {
-                  decode_chunk(part.cell, keys[k], old[old_of[k]].value, held[k]);
-                } else {
-                  fill(whole, meta_.fill_value);
-                }
+                if (!interior) fill(whole, meta_.fill_value);  // (else every element is written below)
                 copy(source, whole.window(part.in_cell.start, part.extent()));
                 chunk = held[k];
               }
@@ -737,8 +795,8 @@ void array::write_batched(std::span<const cell_part> parts, const const_array_vi
 }
 
 void array::set_attributes(const json::object& attributes) {
+  update_documents(*store_, path_, meta_, [&](array_metadata& m) { m.attributes = attributes; });
   meta_.attributes = attributes;
-  write_metadata();
 }
 
 void array::resize(std::span<const std::uint64_t> new_shape) {
@@ -778,19 +836,30 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     for (std::size_t i = 0; i < rank; ++i) keep[i] = std::min(shape[i], new_shape[i] - grid_[i].origin(part.cell[i]));
     if (is_variable_length(meta_.type)) return reset_strings_outside(part.cell, keep);
     const std::lock_guard lock(chunk_lock(key));  // a read-modify-write like write()'s
-    const auto stored = store_->get(key);
-    if (!stored) return;
     const auto spec = chunk_spec_of(meta_, shape);
-    bytes chunk(static_cast<std::size_t>(spec.byte_size()));
-    decode_chunk(part.cell, key, *stored, chunk);
-    // The part inside the new shape is kept, the rest reset to the fill value.
-    auto fresh = filled(spec.num_elements(), meta_.fill_value);
-    const std::vector<std::uint64_t> zero(rank, 0);
-    copy(const_array_view::c_order(chunk.data(), shape, size).window(zero, keep),
-         array_view::c_order(fresh.data(), shape, size).window(zero, keep));
-    store_chunk(part.cell, key, fresh, {});
+    store_->update(
+        key,
+        [&](const bytes* stored, bytes& out) {
+          if (stored == nullptr) return true;  // absent, and to stay so
+          bytes chunk(static_cast<std::size_t>(spec.byte_size()));
+          decode_chunk(part.cell, key, *stored, chunk);
+          // The part inside the new shape is kept, the rest reset to the fill value.
+          auto fresh = filled(spec.num_elements(), meta_.fill_value);
+          const std::vector<std::uint64_t> zero(rank, 0);
+          copy(const_array_view::c_order(chunk.data(), shape, size).window(zero, keep),
+               array_view::c_order(fresh.data(), shape, size).window(zero, keep));
+          const bool absent = stored_as_absent(fresh, {});
+          if (absent && store_->erases_conditionally()) return true;
+          const auto& chain = chain_of(part.cell);
+          if (chain.identity())
+            out = std::move(fresh);
+          else
+            naming_the_chunk(path_, key, [&] { chain.encode_into(fresh, out); });
+          return absent;
+        },
+        options_.single_writer);
   });
-  write_metadata();
+  update_documents(*store_, path_, meta_, [&](array_metadata& m) { m.shape.assign(new_shape.begin(), new_shape.end()); });
 }
 
 // --- group ---------------------------------------------------------------------------------
@@ -832,8 +901,8 @@ std::vector<std::string> group::children() const {
 }
 
 void group::set_attributes(const json::object& attributes) {
+  update_documents(*store_, path_, meta_, [&](group_metadata& m) { m.attributes = attributes; });
   meta_.attributes = attributes;
-  write_documents(*store_, path_, meta_);
 }
 
 }  // namespace zarr

@@ -1,4 +1,5 @@
-// zarr.store: key validation (docs/decisions.md 24), the generic list_dir and snapshot.
+// zarr.store: key validation (docs/decisions.md 24), the generic list_dir and snapshot, and the
+// read-modify-write loop over versions and conditional writes (docs/decisions.md 64).
 module;
 #include <algorithm>
 #include <chrono>
@@ -6,12 +7,14 @@ module;
 #include <memory>
 #include <span>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
 module zarr.store;
+
 
 namespace zarr {
 
@@ -115,6 +118,47 @@ std::vector<std::string> store::list_dir(std::string_view prefix) const {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+versioned_value store::get_versioned(std::string_view key) const { return {.value = get(key), .version = {}}; }
+
+bool store::set_if(std::string_view key, std::span<const std::byte>, const value_version&) { fail_not_atomic(key); }
+
+bool store::erase_if(std::string_view key, const value_version&) { fail_not_atomic(key); }
+
+void store::fail_not_atomic(std::string_view key) const {
+  throw error(errc::unsupported, "store key \"" + std::string(key) + "\": expected a store that makes updates atomic (" +
+                                     missing_update_ability() +
+                                     "), got one that cannot: a partial write of a chunk or shard could lose another "
+                                     "writer's update; write whole chunks or shards, or declare a single writer "
+                                     "(the single_writer option, zarr3 --single-writer)");
+}
+
+void store::update(std::string_view key, const update_function& modify, bool single_writer, const update_policy& policy) {
+  bytes out;
+  if (!atomic_updates()) {
+    if (!single_writer) fail_not_atomic(key);
+    const auto current = get(key);
+    if (!modify(current ? &*current : nullptr, out))
+      set(key, out);
+    else if (current)
+      erase(key);
+    return;
+  }
+  thread_local std::minstd_rand random(std::random_device{}());
+  auto delay = policy.first_delay;
+  for (unsigned attempt = 1;; ++attempt) {
+    const auto current = get_versioned(key);
+    const bool erase = modify(current.value ? &*current.value : nullptr, out);
+    if (erase && !current.value) return;  // absent, and to stay so
+    if ((erase && erases_conditionally()) ? erase_if(key, current.version) : set_if(key, out, current.version)) return;
+    if (attempt >= policy.max_attempts)
+      throw error(errc::io, "store key \"" + std::string(key) + "\": expected to update it within " +
+                                      std::to_string(policy.max_attempts) + " tries, got another writer's change every time");
+    std::uniform_int_distribution<long long> jitter(0, delay.count());
+    std::this_thread::sleep_for(std::chrono::microseconds(jitter(random)));
+    delay = std::min(delay * 2, policy.max_delay);
+  }
 }
 
 }  // namespace zarr

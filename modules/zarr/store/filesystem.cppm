@@ -4,7 +4,10 @@
 // over the old one (docs/decisions.md 23); keys never reach outside the root (docs/decisions.md 24).
 // A writer killed between the two leaves its temporary file, "<key>.zarr-tmp.<pid>.<n>":
 // never listed nor read as a key; remove_temporaries() deletes them. With `durable`, each
-// write is flushed to the disk before set() returns (docs/decisions.md 37).
+// write is flushed to the disk before set() returns (docs/decisions.md 37). Writes of a key
+// take turns, across threads and processes, under a lock on the file ".zarr-lock" of the
+// key's folder (never listed nor read as a key; docs/decisions.md 64), which the kernel
+// releases when a writer dies: store::update is one read-modify-write under that lock.
 module;
 #include <sys/stat.h>
 #include <atomic>
@@ -53,6 +56,15 @@ class filesystem_store final : public store {
   void erase(std::string_view key) override;
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
 
+  // Versions are the file's identity, size and modification time (dev, inode, st_size, st_mtim).
+  [[nodiscard]] versioned_value get_versioned(std::string_view key) const override;
+  [[nodiscard]] bool set_if(std::string_view key, std::span<const std::byte> value, const value_version& expected) override;
+  [[nodiscard]] bool erase_if(std::string_view key, const value_version& expected) override;
+  [[nodiscard]] bool atomic_updates() const override { return true; }
+  // Under the key's lock: read, modify, write; never a retry (`policy` is not needed).
+  void update(std::string_view key, const update_function& modify, bool single_writer = false,
+              const update_policy& policy = {}) override;
+
   // Deletes the temporary files that killed writers left behind; returns how many. Only
   // while no writer (thread or process) uses the directory: it would delete their
   // writes in progress.
@@ -69,7 +81,18 @@ class filesystem_store final : public store {
   [[nodiscard]] std::filesystem::path path_of(std::string_view key) const;
   // set() and erase() by paths through path_of: where the kernel's resolution declines.
   void set_by_path(std::string_view key, std::span<const std::byte> value);
+  // Makes `folder` (an absolute path below the root) and those above it that are missing.
+  void make_folders_by_path(const std::filesystem::path& folder) const;
   void erase_by_path(std::string_view key);
+  // set() and erase() while the caller holds the key's lock.
+  void write_locked(std::string_view key, std::span<const std::byte> value);
+  void erase_locked(std::string_view key);
+  // The key's lock, held until the result is destroyed (filesystem.cpp); nothing, without
+  // `make_folders`, when the key's folder is missing.
+  class key_lock;
+  [[nodiscard]] std::optional<key_lock> lock(std::string_view key, bool make_folders) const;
+  // The version of the key's file now (empty tag when absent).
+  [[nodiscard]] value_version version_now(std::string_view key) const;
   // The whole value, or a range of it, into `out`; false when absent.
   [[nodiscard]] bool read(std::string_view key, std::optional<byte_range> range, bytes& out) const;
   // An open descriptor of the regular file of `key` (`st` its stat), or -1 when absent.

@@ -27,9 +27,24 @@ class memory_store final : public store {
   void erase(std::string_view key) override;
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
 
+  // Versions are generations: a number counted up by every write of the store. Conditional
+  // writes are checked and done under the store's mutex: atomic.
+  [[nodiscard]] versioned_value get_versioned(std::string_view key) const override;
+  [[nodiscard]] bool set_if(std::string_view key, std::span<const std::byte> value, const value_version& expected) override;
+  [[nodiscard]] bool erase_if(std::string_view key, const value_version& expected) override;
+  [[nodiscard]] bool atomic_updates() const override { return true; }
+
  private:
+  struct entry {
+    std::shared_ptr<const bytes> value;  // never changed once stored
+    std::uint64_t generation = 0;
+  };
+  // The version of an entry, or of an absent key (end()); under mutex_.
+  [[nodiscard]] value_version version_of(const std::map<std::string, entry, std::less<>>::const_iterator& it) const;
+
   mutable std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const bytes>, std::less<>> values_;  // never changed once stored
+  std::map<std::string, entry, std::less<>> values_;
+  std::uint64_t generations_ = 0;  // the last generation given
 };
 
 }  // namespace zarr

@@ -6,6 +6,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,6 +59,18 @@ class s3_store final : public remote_store {
   // Creates the bucket (CreateBucket); one that exists and is ours is not an error.
   void create_bucket();
 
+  // Conditional writes (docs/decisions.md 64): a PUT with If-None-Match: * creates, one with
+  // If-Match: <the ETag read> replaces; 412 (or 409) means another writer came first. Whether
+  // the server honours these (and in which form it takes the ETag, and whether DELETE honours
+  // If-Match) is learnt once per store, at the first need, by a probe on a scratch object
+  // below the store's prefix ("<prefix>/.zarr-probe-<random>", deleted after).
+  [[nodiscard]] versioned_value get_versioned(std::string_view key) const override;
+  [[nodiscard]] bool set_if(std::string_view key, std::span<const std::byte> value, const value_version& expected) override;
+  [[nodiscard]] bool erase_if(std::string_view key, const value_version& expected) override;
+  [[nodiscard]] bool atomic_updates() const override { return conditions().put; }
+  [[nodiscard]] bool erases_conditionally() const override { return conditions().put && conditions().del; }
+  [[nodiscard]] std::string missing_update_ability() const override;
+
  protected:
   [[nodiscard]] std::string url_of(std::string_view key) const override;
   [[nodiscard]] std::string where(std::string_view key) const override;
@@ -79,8 +92,22 @@ class s3_store final : public remote_store {
   void list_pages(std::string_view prefix, bool by_folder, std::vector<std::string>& keys,
                   std::vector<std::string>& folders) const;
 
+  // What the server does with conditions, probed once.
+  struct server_conditions {
+    bool put = false;          // honours If-None-Match: * and If-Match on PUT
+    bool quoted_etag = true;   // takes If-Match with the ETag in quotes (RFC 9110), else bare
+    bool del = false;          // honours If-Match on DELETE
+  };
+  [[nodiscard]] const server_conditions& conditions() const;
+  // Sends a PUT (or DELETE) of the full object key `object` with one extra header; the status.
+  [[nodiscard]] long send(std::string_view method, const std::string& object, std::span<const std::byte> body,
+                          std::string header, std::string* etag = nullptr) const;
+  [[nodiscard]] std::string if_match(const value_version& expected) const;
+
   s3_options options_;
   std::string scheme_, authority_;  // "http://", "127.0.0.1:7480"
+  mutable std::once_flag probed_;
+  mutable server_conditions conditions_;
 };
 
 // ---------------------------------------------------------------- the XML of S3's answers

@@ -85,6 +85,25 @@ class consolidated_store final : public store {
     documents_.erase(std::string(key));
   }
   std::vector<std::string> list(std::string_view prefix) const override { return inner_->list(prefix); }
+  // Versions and updates are the inner store's; an update of a document refreshes its copy.
+  versioned_value get_versioned(std::string_view key) const override { return inner_->get_versioned(key); }
+  bool set_if(std::string_view key, std::span<const std::byte> value, const value_version& expected) override {
+    const bool done = inner_->set_if(key, value, expected);
+    if (done) refresh(key);
+    return done;
+  }
+  bool erase_if(std::string_view key, const value_version& expected) override {
+    const bool done = inner_->erase_if(key, expected);
+    if (done) refresh(key);
+    return done;
+  }
+  bool atomic_updates() const override { return inner_->atomic_updates(); }
+  bool erases_conditionally() const override { return inner_->erases_conditionally(); }
+  std::string missing_update_ability() const override { return inner_->missing_update_ability(); }
+  void update(std::string_view key, const update_function& modify, bool single_writer, const update_policy& policy) override {
+    inner_->update(key, modify, single_writer, policy);
+    refresh(key);
+  }
   // The nodes below `prefix`, from the documents (chunk keys are not among them).
   std::vector<std::string> list_dir(std::string_view prefix) const override {
     if (!prefix.starts_with(prefix_)) return inner_->list_dir(prefix);
@@ -99,6 +118,16 @@ class consolidated_store final : public store {
 
  private:
   bool mine(std::string_view key) const { return key.starts_with(prefix_) && is_document(key); }
+  // A document's copy, as the inner store has it now.
+  void refresh(std::string_view key) {
+    if (!mine(key)) return;
+    const auto value = inner_->get(key);
+    const std::lock_guard lock(mutex_);
+    if (value)
+      documents_[std::string(key)] = std::string(reinterpret_cast<const char*>(value->data()), value->size());
+    else
+      documents_.erase(std::string(key));
+  }
 
   std::shared_ptr<store> inner_;
   std::string prefix_;
@@ -138,13 +167,24 @@ void drop_consolidated_metadata(store& s, std::string_view path) {
     const auto prefix = node_prefix(node);
     if (s.size(prefix + std::string(zmetadata_key))) s.erase(prefix + std::string(zmetadata_key));
     if (node == path) continue;  // the node's own zarr.json is the document being written
-    const auto doc = s.get(prefix + std::string(zarr_json_key));
-    if (!doc) continue;
-    const auto text = text_of(*doc);
-    if (text.find("consolidated_metadata") == std::string::npos) continue;
-    auto v = parse_json(text, prefix + std::string(zarr_json_key));
-    if (auto* o = v.if_object(); o != nullptr && o->erase("consolidated_metadata") > 0)
-      set_text(s, prefix + std::string(zarr_json_key), serialize_metadata(*o));
+    const auto key = prefix + std::string(zarr_json_key);
+    const auto doc = s.get(key);
+    if (!doc || text_of(*doc).find("consolidated_metadata") == std::string::npos) continue;
+    // A read-modify-write (store::update), so that another process's change of the group stays.
+    s.update(
+        key,
+        [&](const bytes* current, bytes& out) {
+          if (current == nullptr) return true;  // gone meanwhile: nothing to drop
+          out = *current;
+          auto v = parse_json(text_of(*current), key);
+          if (auto* o = v.if_object(); o != nullptr && o->erase("consolidated_metadata") > 0) {
+            const auto text = serialize_metadata(*o);
+            const auto* first = reinterpret_cast<const std::byte*>(text.data());
+            out.assign(first, first + text.size());
+          }
+          return false;
+        },
+        !s.atomic_updates());
   }
 }
 

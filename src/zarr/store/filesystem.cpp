@@ -35,13 +35,23 @@ namespace {
 
 // What marks a temporary file (filesystem.cppm); keys may not contain it.
 constexpr std::string_view temporary_marker = ".zarr-tmp.";
+// The lock file of a folder's keys (docs/decisions.md 64); no key's last segment.
+constexpr std::string_view lock_file_name = ".zarr-lock";
 
-// docs/decisions.md 24, and no temporary-file marker.
+bool is_lock_file(std::string_view key) {
+  const auto slash = key.rfind('/');
+  return key.substr(slash == std::string_view::npos ? 0 : slash + 1) == lock_file_name;
+}
+
+// docs/decisions.md 24, no temporary-file marker, and no lock file.
 void check_key(std::string_view key) {
   validate_key(key);
   if (key.find(temporary_marker) != std::string_view::npos)
     throw error(errc::invalid_key, "store key \"" + std::string(key) + "\": expected no \"" + std::string(temporary_marker) +
                                        "\" (it marks the filesystem store's temporary files)");
+  if (is_lock_file(key))
+    throw error(errc::invalid_key, "store key \"" + std::string(key) + "\": expected a last segment other than \"" +
+                                       std::string(lock_file_name) + "\" (the filesystem store's lock files)");
 }
 
 [[noreturn]] void fail_io(std::string_view what, const fs::path& path, int err) {
@@ -409,8 +419,7 @@ std::optional<std::uint64_t> filesystem_store::size(std::string_view key) const 
 // that open folder: the key's path is resolved once, and nothing that happens to the path
 // meanwhile can move the write outside the root. A link on the way, or as the file itself,
 // is left to the user-space resolution, which follows links that stay inside the root.
-void filesystem_store::set(std::string_view key, std::span<const std::byte> value) {
-  check_key(key);
+void filesystem_store::write_locked(std::string_view key, std::span<const std::byte> value) {
   kept_->forget(key);
   auto [folder, name, dir] = place_beneath(*root_fd_, key);
   if (!folder.empty()) {
@@ -424,21 +433,24 @@ void filesystem_store::set(std::string_view key, std::span<const std::byte> valu
     set_by_path(key, value);  // the folder was removed
 }
 
-void filesystem_store::set_by_path(std::string_view key, std::span<const std::byte> value) {
-  const auto path = path_of(key);
+void filesystem_store::make_folders_by_path(const fs::path& folder) const {
   std::error_code ec;
   // With durable writes, the folders above the ones made here are flushed, from the top.
   std::vector<fs::path> made;
   if (durable_)
-    for (auto p = path.parent_path(); p != root_ && !fs::exists(p, ec); p = p.parent_path()) made.push_back(p);
-  fs::create_directories(path.parent_path(), ec);
-  if (ec) fail_io("cannot create directory", path.parent_path(), ec.value());
+    for (auto p = folder; p != root_ && !fs::exists(p, ec); p = p.parent_path()) made.push_back(p);
+  fs::create_directories(folder, ec);
+  if (ec) fail_io("cannot create directory", folder, ec.value());
   for (auto p = made.rbegin(); p != made.rend(); ++p) sync_folder(AT_FDCWD, p->parent_path().c_str(), p->parent_path(), *syncs_);
+}
+
+void filesystem_store::set_by_path(std::string_view key, std::span<const std::byte> value) {
+  const auto path = path_of(key);
+  make_folders_by_path(path.parent_path());
   if (!write_then_rename(AT_FDCWD, path.string(), path, value, sync_counter())) fail_io("cannot create", path, ENOENT);
 }
 
-void filesystem_store::erase(std::string_view key) {
-  check_key(key);
+void filesystem_store::erase_locked(std::string_view key) {
   kept_->forget(key);
   const auto [folder, name, dir] = place_beneath(*root_fd_, key);
   if (!folder.empty()) {
@@ -486,6 +498,7 @@ std::vector<std::string> filesystem_store::list(std::string_view prefix) const {
     if (!it->is_regular_file(entry_ec) || it->is_symlink(entry_ec)) continue;
     auto key = it->path().lexically_relative(root_).generic_string();
     if (key.find(temporary_marker) != std::string::npos) continue;  // a write in progress, or a killed one's
+    if (is_lock_file(key)) continue;
     if (key.starts_with(prefix)) keys.push_back(std::move(key));
   }
   if (ec) fail_io("cannot list", start, ec.value());
@@ -510,6 +523,137 @@ std::size_t filesystem_store::remove_temporaries() {
     else if (errno != ENOENT) fail_io("cannot remove", path, errno);
   }
   return removed;
+}
+
+// --- locks and versions (docs/decisions.md 64) --------------------------------------------------
+
+// An open-file-description lock (F_OFD_SETLKW) on one byte of the lock file of the key's
+// folder, at an offset that a hash of the file name picks: writers of one key take turns,
+// across threads (each lock opens the file anew: a description of its own) and processes;
+// two names that share an offset only take turns needlessly. The kernel releases it when the
+// descriptor is closed, also when the process dies.
+class filesystem_store::key_lock {
+ public:
+  explicit key_lock(int fd) : fd_(fd) {}
+  key_lock(key_lock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  key_lock(const key_lock&) = delete;
+  key_lock& operator=(const key_lock&) = delete;
+  key_lock& operator=(key_lock&&) = delete;
+  ~key_lock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  int fd_;
+};
+
+namespace {
+
+// FNV-1a of the file name, cut to 62 bits: a lock offset far below the largest off_t.
+off_t lock_offset(std::string_view name) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const char c : name) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ULL;
+  }
+  return static_cast<off_t>(h >> 2);
+}
+
+}  // namespace
+
+std::optional<filesystem_store::key_lock> filesystem_store::lock(std::string_view key, bool make_folders) const {
+  auto [folder, name, dir] = place_beneath(*root_fd_, key);
+  if (!folder.empty() && dir.fd < 0 && errno == ENOENT) {
+    if (!make_folders) return std::nullopt;
+    dir.fd = make_folders_beneath(*root_fd_, folder, sync_counter(), root_);
+  }
+  const auto lock_path = (root_ / fs::path(key)).parent_path() / lock_file_name;
+  file f;
+  if (folder.empty() || dir.fd >= 0) {
+    f.fd = ::openat(folder.empty() ? *root_fd_ : dir.fd, lock_file_name.data(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  } else {  // a link on the way: resolved (and kept inside the root) by path_of
+    const auto folder_path = path_of(key).parent_path();
+    std::error_code ec;
+    if (!fs::is_directory(folder_path, ec)) {
+      if (!make_folders) return std::nullopt;
+      make_folders_by_path(folder_path);
+    }
+    f.fd = ::open((folder_path / lock_file_name).c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  }
+  if (f.fd < 0) fail_io("cannot open the lock file", lock_path, errno);
+  struct flock request {};
+  request.l_type = F_WRLCK;
+  request.l_whence = SEEK_SET;
+  request.l_start = lock_offset(name);
+  request.l_len = 1;
+  while (::fcntl(f.fd, F_OFD_SETLKW, &request) != 0)
+    if (errno != EINTR) fail_io("cannot lock", lock_path, errno);
+  return std::optional<key_lock>(std::in_place, std::exchange(f.fd, -1));
+}
+
+namespace {
+
+value_version version_of(const struct stat& st) {
+  return {std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+          std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec)};
+}
+
+}  // namespace
+
+value_version filesystem_store::version_now(std::string_view key) const {
+  struct stat st {};
+  const file f{open_for_reading(key, st)};
+  if (f.fd < 0) return {};
+  return version_of(st);
+}
+
+versioned_value filesystem_store::get_versioned(std::string_view key) const {
+  struct stat st {};
+  const file f{open_for_reading(key, st)};
+  if (f.fd < 0) return {};
+  bytes out(static_cast<std::size_t>(st.st_size));
+  read_exact(f.fd, [&] { return root_ / fs::path(key); }, out.data(), out.size(), 0);
+  return {.value = std::move(out), .version = version_of(st)};
+}
+
+void filesystem_store::set(std::string_view key, std::span<const std::byte> value) {
+  check_key(key);
+  const auto held = lock(key, true);
+  write_locked(key, value);
+}
+
+void filesystem_store::erase(std::string_view key) {
+  check_key(key);
+  const auto held = lock(key, false);
+  if (held) erase_locked(key);  // else the key's folder is missing: no key
+}
+
+bool filesystem_store::set_if(std::string_view key, std::span<const std::byte> value, const value_version& expected) {
+  check_key(key);
+  const auto held = lock(key, true);
+  if (version_now(key) != expected) return false;
+  write_locked(key, value);
+  return true;
+}
+
+bool filesystem_store::erase_if(std::string_view key, const value_version& expected) {
+  check_key(key);
+  const auto held = lock(key, false);
+  if (!held) return expected.absent();
+  if (version_now(key) != expected) return false;
+  erase_locked(key);
+  return true;
+}
+
+void filesystem_store::update(std::string_view key, const update_function& modify, bool, const update_policy&) {
+  check_key(key);
+  const auto held = lock(key, true);
+  bytes current, out;
+  const bool found = read(key, std::nullopt, current);
+  if (!modify(found ? &current : nullptr, out))
+    write_locked(key, out);
+  else if (found)
+    erase_locked(key);
 }
 
 }  // namespace zarr

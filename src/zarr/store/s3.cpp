@@ -7,7 +7,9 @@ module;
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <string_view>
@@ -240,6 +242,107 @@ std::vector<std::string> s3_store::list_dir(std::string_view prefix) const {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+// --- versions and conditional writes (docs/decisions.md 64) -------------------------------------
+
+long s3_store::send(std::string_view method, const std::string& object, std::span<const std::byte> body,
+                    std::string header, std::string* etag) const {
+  bytes answer;
+  std::vector<std::string> headers;
+  if (!header.empty()) headers.push_back(std::move(header));
+  const auto where = "s3 bucket \"" + options_.bucket + "\", key \"" + object + "\"";
+  const auto r = client().perform(
+      {.method = method, .url = bucket_url() + "/" + percent_encode(object, true), .headers = std::move(headers), .body = body},
+      answer, where);
+  if (etag != nullptr) *etag = r.etag;
+  if ((r.status >= 500 && r.status != 501) || r.status == 403 || r.status == 400) {  // 501: conditions not implemented
+    std::string got = "HTTP " + std::to_string(r.status);
+    const auto doc = parse_s3_error(std::string_view(reinterpret_cast<const char*>(answer.data()), answer.size()));
+    if (doc && !doc->code.empty()) got += " " + doc->code;
+    throw error(errc::io, where + ": expected success, got " + got);
+  }
+  return r.status;
+}
+
+const s3_store::server_conditions& s3_store::conditions() const {
+  std::call_once(probed_, [&] {
+    std::random_device device;
+    // Inside the prefix, where a policy that grants this store's keys grants it too.
+    std::string name = ".zarr-probe-";
+    for (int i = 0; i < 4; ++i) name += std::to_string(device());
+    const auto object = full_key(name);
+    const std::string probe_bytes = "zarr conditional write probe";
+    const auto body = std::as_bytes(std::span(probe_bytes));
+    const auto ok = [](long status) { return status == 200 || status == 204; };
+    const auto changed = [](long status) { return status == 412 || status == 409; };
+    server_conditions found;
+    std::string etag;
+    if (!ok(send("PUT", object, body, "", &etag))) return;  // no answer we understand: no conditions
+    found.put = changed(send("PUT", object, body, "If-None-Match: *")) &&
+                changed(send("PUT", object, body, "If-Match: \"00000000000000000000000000000000\"")) &&
+                changed(send("PUT", object, body, "If-Match: 00000000000000000000000000000000"));
+    if (found.put && !etag.empty()) {
+      auto bare = etag;
+      if (bare.size() >= 2 && bare.front() == '"' && bare.back() == '"') bare = bare.substr(1, bare.size() - 2);
+      if (ok(send("PUT", object, body, "If-Match: \"" + bare + "\"")))
+        found.quoted_etag = true;
+      else if (ok(send("PUT", object, body, "If-Match: " + bare)))
+        found.quoted_etag = false;
+      else
+        found.put = false;
+    }
+    // A DELETE that ignores a wrong If-Match deletes the probe: then no conditional deletes.
+    const auto deleted = send("DELETE", object, {}, "If-Match: \"00000000000000000000000000000000\"");
+    found.del = changed(deleted);
+    if (!ok(deleted) && deleted != 404) static_cast<void>(send("DELETE", object, {}, ""));
+    conditions_ = found;
+  });
+  return conditions_;
+}
+
+std::string s3_store::missing_update_ability() const {
+  return "conditional writes: the S3 server at " + options_.endpoint +
+         " answers PUTs with If-Match or If-None-Match: * as if the condition held";
+}
+
+std::string s3_store::if_match(const value_version& expected) const {
+  return conditions().quoted_etag ? "If-Match: \"" + expected.tag + "\"" : "If-Match: " + expected.tag;
+}
+
+versioned_value s3_store::get_versioned(std::string_view key) const {
+  validate_key(key);
+  bytes out;
+  const auto r = read(key, std::nullopt, out, {});
+  if (!r.found) return {};
+  auto tag = r.response.etag;
+  if (tag.size() >= 2 && tag.front() == '"' && tag.back() == '"') tag = tag.substr(1, tag.size() - 2);
+  if (tag.empty()) throw error(errc::io, where(key) + ": expected an ETag with the value, got none");
+  return {.value = std::move(out), .version = {std::move(tag)}};
+}
+
+bool s3_store::set_if(std::string_view key, std::span<const std::byte> value, const value_version& expected) {
+  validate_key(key);
+  if (!atomic_updates()) fail_not_atomic(key);
+  bytes answer;
+  const auto condition = expected.absent() ? std::string("If-None-Match: *") : if_match(expected);
+  const auto r = client().perform({.method = "PUT", .url = url_of(key), .headers = {condition}, .body = value}, answer, where(key));
+  if (r.status == 200) return true;
+  if (r.status == 412 || r.status == 409) return false;
+  fail(key, r, answer);
+}
+
+bool s3_store::erase_if(std::string_view key, const value_version& expected) {
+  validate_key(key);
+  if (!erases_conditionally()) fail_not_atomic(key);
+  if (expected.absent()) return !get_versioned(key).value;
+  bytes answer;
+  const auto r = client().perform({.method = "DELETE", .url = url_of(key), .headers = {if_match(expected)}, .body = {}},
+                                  answer, where(key));
+  if (r.status == 412 || r.status == 409) return false;
+  if (r.status == 404 && absent(r, answer)) return false;  // erased by another writer since
+  check_erased(key, r, answer);
+  return true;
 }
 
 }  // namespace zarr

@@ -140,6 +140,20 @@ class slow_reads final : public zarr::store {
   void set(std::string_view key, std::span<const std::byte> value) override { inner_->set(key, value); }
   void erase(std::string_view key) override { inner_->erase(key); }
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override { return inner_->list(prefix); }
+  // The read of a read-modify-write (store::update's loop, run here) is slow too: writers of
+  // one shard meet, and their conditional writes must send the later ones round again.
+  [[nodiscard]] zarr::versioned_value get_versioned(std::string_view key) const override {
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+    return inner_->get_versioned(key);
+  }
+  [[nodiscard]] bool set_if(std::string_view key, std::span<const std::byte> value, const zarr::value_version& expected) override {
+    return inner_->set_if(key, value, expected);
+  }
+  [[nodiscard]] bool erase_if(std::string_view key, const zarr::value_version& expected) override {
+    return inner_->erase_if(key, expected);
+  }
+  [[nodiscard]] bool atomic_updates() const override { return inner_->atomic_updates(); }
+  [[nodiscard]] bool erases_conditionally() const override { return inner_->erases_conditionally(); }
 
  private:
   std::shared_ptr<zarr::store> inner_;

@@ -36,6 +36,12 @@ class counting_store final : public zarr::store {
   }
   void set(std::string_view key, std::span<const std::byte> value) override { inner.set(key, value); }
   void erase(std::string_view key) override { inner.erase(key); }
+  // Read-modify-writes (metadata updates) go to the memory store uncounted.
+  void update(std::string_view key, const zarr::update_function& modify, bool single_writer,
+              const zarr::update_policy& policy) override {
+    inner.update(key, modify, single_writer, policy);
+  }
+  bool atomic_updates() const override { return inner.atomic_updates(); }
   std::vector<std::string> list(std::string_view prefix) const override {
     ++lists;
     return inner.list(prefix);

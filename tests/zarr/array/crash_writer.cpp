@@ -5,6 +5,12 @@
 //   crash_writer crash ROOT LAST          generations after the root group's, up to LAST (0: forever)
 //   crash_writer partition ROOT K N ROUNDS generations 1..ROUNDS of the chunks and shards whose
 //                                         number is K modulo N
+//   crash_writer element STORE ARRAY E COUNT   element E (row-major) of a many_writers.hpp array,
+//                                         COUNT times (values element_value(E, 1..COUNT)), one
+//                                         byte 'd' after each write is done
+//   crash_writer region STORE ARRAY R0 R1 C0 C1 SEED   rows R0..R1-1, columns C0..C1-1 of it,
+//                                         values region_value(SEED, ...), then 'd'
+//   (STORE: a directory, or http://host:port/bucket/prefix for S3.)
 //
 // It writes one byte to stdout once the store is open, just before its first write ('r'),
 // and in crash mode one more after each step of a generation is on disk: 'u' after a unit,
@@ -20,6 +26,7 @@
 #include <string_view>
 #include <vector>
 #include "generations.hpp"
+#include "many_writers.hpp"
 import zarr;
 
 namespace gen = zarr_test::generations;
@@ -72,6 +79,31 @@ int partition(const std::string& root, std::uint64_t k, std::uint64_t n, std::ui
   return 0;
 }
 
+namespace mw = zarr_test::many_writers;
+
+int element(const std::string& store, const std::string& name, std::uint64_t e, std::uint32_t count) {
+  auto a = zarr::array::open(mw::open_store(store), name);
+  const auto row = e / mw::side, col = e % mw::side;
+  say('r');
+  for (std::uint32_t n = 1; n <= count; ++n) {
+    const std::vector<std::uint32_t> value{mw::element_value(e, n)};
+    a.write<std::uint32_t>(zarr::region{{row, col}, {row + 1, col + 1}}, value);
+    say('d');
+  }
+  return 0;
+}
+
+int region(const std::string& store, const std::string& name, const std::vector<std::uint64_t>& box, std::uint64_t seed) {
+  auto a = zarr::array::open(mw::open_store(store), name);
+  std::vector<std::uint32_t> values;
+  for (auto r = box[0]; r < box[1]; ++r)
+    for (auto c = box[2]; c < box[3]; ++c) values.push_back(mw::region_value(seed, r, c));
+  say('r');
+  a.write<std::uint32_t>(zarr::region{{box[0], box[2]}, {box[1], box[3]}}, values);
+  say('d');
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,7 +112,13 @@ int main(int argc, char** argv) {
     if (args.size() == 3 && args[0] == "crash") return crash(args[1], static_cast<std::uint32_t>(std::stoul(args[2])));
     if (args.size() == 5 && args[0] == "partition")
       return partition(args[1], std::stoull(args[2]), std::stoull(args[3]), static_cast<std::uint32_t>(std::stoul(args[4])));
-    std::fprintf(stderr, "usage: crash_writer crash ROOT LAST | partition ROOT K N ROUNDS\n");
+    if (args.size() == 5 && args[0] == "element")
+      return element(args[1], args[2], std::stoull(args[3]), static_cast<std::uint32_t>(std::stoul(args[4])));
+    if (args.size() == 8 && args[0] == "region")
+      return region(args[1], args[2], {std::stoull(args[3]), std::stoull(args[4]), std::stoull(args[5]), std::stoull(args[6])},
+                    std::stoull(args[7]));
+    std::fprintf(stderr, "usage: crash_writer crash ROOT LAST | partition ROOT K N ROUNDS | element STORE ARRAY E COUNT"
+                         " | region STORE ARRAY R0 R1 C0 C1 SEED\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "crash_writer: %s\n", e.what());

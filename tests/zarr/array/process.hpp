@@ -18,13 +18,15 @@ namespace zarr_test {
 class child_process {
  public:
   // Starts the crash writer (ZARR_CRASH_WRITER_EXE) with `args`; its stdout is a pipe.
-  explicit child_process(const std::vector<std::string>& args) {
+  explicit child_process(const std::vector<std::string>& args) : child_process(ZARR_CRASH_WRITER_EXE, args) {}
+  // Starts `program` with `args`; its stdout is a pipe.
+  child_process(const std::string& program, const std::vector<std::string>& args) {
     int fds[2];
     BOOST_TEST_REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
     posix_spawn_file_actions_t actions;
     ::posix_spawn_file_actions_init(&actions);
     ::posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);  // dup2 clears O_CLOEXEC
-    std::vector<std::string> all{ZARR_CRASH_WRITER_EXE};
+    std::vector<std::string> all{program};
     all.insert(all.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (auto& a : all) argv.push_back(a.data());
@@ -53,6 +55,28 @@ class child_process {
       const auto n = ::read(out_, &c, 1);
       if (n < 0 && errno == EINTR) continue;
       return n == 1;
+    }
+  }
+  // Everything it writes to stdout until it exits (or closes stdout).
+  std::string read_all() {
+    std::string text;
+    char buffer[256];
+    for (;;) {
+      const auto n = ::read(out_, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return text;
+      text.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+  // One line of its stdout (without the newline); what came before EOF when it exits first.
+  std::string read_line() {
+    std::string line;
+    char c = 0;
+    for (;;) {
+      const auto n = ::read(out_, &c, 1);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0 || c == '\n') return line;
+      line += c;
     }
   }
   void kill() const { ::kill(pid_, SIGKILL); }

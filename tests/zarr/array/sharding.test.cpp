@@ -41,6 +41,12 @@ class counting_store final : public zarr::store {
   void set(std::string_view key, std::span<const std::byte> value) override { inner_.set(key, value); }
   void erase(std::string_view key) override { inner_.erase(key); }
   std::vector<std::string> list(std::string_view prefix) const override { return inner_.list(prefix); }
+  // Partial writes (read-modify-writes) go to the memory store uncounted.
+  void update(std::string_view key, const zarr::update_function& modify, bool single_writer,
+              const zarr::update_policy& policy) override {
+    inner_.update(key, modify, single_writer, policy);
+  }
+  bool atomic_updates() const override { return inner_.atomic_updates(); }
 
   void reset() {
     const std::lock_guard lock(mutex_);

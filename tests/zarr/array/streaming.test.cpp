@@ -69,6 +69,11 @@ class window_store final : public zarr::store {
   void set(std::string_view key, std::span<const std::byte> value) override { inner.set(key, value); }
   void erase(std::string_view key) override { inner.erase(key); }
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override { return inner.list(prefix); }
+  void update(std::string_view key, const zarr::update_function& modify, bool single_writer,
+              const zarr::update_policy& policy) override {
+    inner.update(key, modify, single_writer, policy);
+  }
+  [[nodiscard]] bool atomic_updates() const override { return inner.atomic_updates(); }
 
  private:
   std::size_t in_flight_;

@@ -2,6 +2,9 @@
 #pragma once
 #include <boost/test/unit_test.hpp>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <thread>
 #include <optional>
 #include <string>
 #include <vector>
@@ -102,6 +105,62 @@ inline void check_store_contract(zarr::store& s, bool keeps_versions = true) {
 
   ZARR_CHECK_ERROR((s.get("../x")), zarr::errc::invalid_key, "'..'");
   ZARR_CHECK_ERROR(s.set("/abs", value), zarr::errc::invalid_key, "absolute");
+}
+
+// Versions, conditional writes and store::update (docs/decisions.md 64), for a store whose
+// atomic_updates() is true: `threads` threads each add 1 to a counter `per_thread` times
+// through update(), and none of the additions is lost.
+inline void check_update_contract(zarr::store& s, int threads = 8, int per_thread = 25) {
+  BOOST_TEST_REQUIRE(s.atomic_updates());
+  const auto absent = s.get_versioned("u/k");
+  BOOST_TEST(!absent.value.has_value());
+  BOOST_TEST(absent.version.absent());
+  const auto one = some_bytes(10, 1), two = some_bytes(10, 2), three = some_bytes(20, 3);
+  BOOST_TEST(s.set_if("u/k", one, absent.version));   // created
+  BOOST_TEST(!s.set_if("u/k", two, absent.version));  // no longer absent
+  const auto v1 = s.get_versioned("u/k");
+  BOOST_TEST_REQUIRE(v1.value.has_value());
+  BOOST_TEST(same(*v1.value, one));
+  BOOST_TEST(!v1.version.absent());
+  BOOST_TEST(s.set_if("u/k", two, v1.version));
+  BOOST_TEST(!s.set_if("u/k", three, v1.version));  // changed since v1
+  BOOST_TEST(same(*s.get("u/k"), two));
+  const auto v2 = s.get_versioned("u/k");
+  BOOST_TEST((v2.version != v1.version));
+  s.set("u/k", three);  // a plain write changes the version too
+  BOOST_TEST(!s.set_if("u/k", one, v2.version));
+  BOOST_TEST(same(*s.get("u/k"), three));
+  if (s.erases_conditionally()) {
+    BOOST_TEST(!s.erase_if("u/k", v2.version));
+    BOOST_TEST(s.get("u/k").has_value());
+    BOOST_TEST(s.erase_if("u/k", s.get_versioned("u/k").version));
+    BOOST_TEST(!s.get("u/k").has_value());
+  }
+  // update(): an erase asked of an absent key leaves it absent; then the counter.
+  s.update("u/gone", [](const zarr::bytes* current, zarr::bytes&) {
+    BOOST_TEST(current == nullptr);
+    return true;
+  });
+  BOOST_TEST(!s.get("u/gone").has_value());
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (int i = 0; i < per_thread; ++i)
+        s.update("u/counter", [](const zarr::bytes* current, zarr::bytes& out) {
+          std::uint64_t n = 0;
+          if (current != nullptr) std::memcpy(&n, current->data(), sizeof n);
+          ++n;
+          out.resize(sizeof n);
+          std::memcpy(out.data(), &n, sizeof n);
+          return false;
+        });
+    });
+  for (auto& t : pool) t.join();
+  std::uint64_t n = 0;
+  const auto stored = s.get("u/counter");
+  BOOST_TEST_REQUIRE(stored.has_value());
+  std::memcpy(&n, stored->data(), sizeof n);
+  BOOST_TEST(n == static_cast<std::uint64_t>(threads * per_thread));
 }
 
 }  // namespace zarr_test

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <span>
@@ -21,11 +22,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Every file below `dir` (links not followed) with its content: a snapshot to compare.
+// Every file below `dir` (links not followed) with its content, but the store's lock files
+// (docs/decisions.md 64): a snapshot to compare.
 std::map<std::string, std::string> snapshot(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
     const auto rel = it->path().lexically_relative(dir).generic_string();
+    if (it->path().filename() == ".zarr-lock") continue;
     if (it->is_symlink()) {
       out[rel] = "-> " + fs::read_symlink(it->path()).string();
     } else if (it->is_regular_file()) {
@@ -55,6 +58,12 @@ const char* array_json = R"({"zarr_format": 3, "node_type": "array", "shape": [4
     "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
     "codecs": [{"name": "bytes"}]})";
 
+// The entries of a folder but its lock file.
+std::ptrdiff_t entries(const fs::path& dir) {
+  return std::count_if(fs::directory_iterator(dir), fs::directory_iterator(),
+                       [](const fs::directory_entry& e) { return e.path().filename() != ".zarr-lock"; });
+}
+
 void write_file(const fs::path& p, const std::string& content) {
   fs::create_directories(p.parent_path());
   std::ofstream(p, std::ios::binary) << content;
@@ -69,13 +78,40 @@ BOOST_AUTO_TEST_CASE(keeps_the_store_contract) {
   zarr_test::check_store_contract(s);
 }
 
+BOOST_AUTO_TEST_CASE(updates_are_atomic_and_conditional_writes_see_every_change) {
+  zarr::filesystem_store s(zarr_test::scratch_dir() / "store");
+  zarr_test::check_update_contract(s);
+}
+
+BOOST_AUTO_TEST_CASE(lock_files_are_never_listed_nor_keys_and_stay_after_the_writes) {
+  const auto root = zarr_test::scratch_dir() / "store";
+  zarr::filesystem_store s(root);
+  s.set("zarr.json", zarr_test::some_bytes(4));
+  s.update("a/c/0", [](const zarr::bytes*, zarr::bytes& out) {
+    out = zarr::bytes(3, std::byte{1});
+    return false;
+  });
+  BOOST_TEST(std::filesystem::is_regular_file(root / ".zarr-lock"));
+  BOOST_TEST(std::filesystem::is_regular_file(root / "a" / "c" / ".zarr-lock"));
+  BOOST_TEST(std::filesystem::file_size(root / "a" / "c" / ".zarr-lock") == 0u);
+  BOOST_TEST(s.list("") == (std::vector<std::string>{"a/c/0", "zarr.json"}), boost::test_tools::per_element());
+  BOOST_TEST(s.list_dir("a/c/") == (std::vector<std::string>{"0"}), boost::test_tools::per_element());
+  ZARR_CHECK_ERROR(s.set(".zarr-lock", zarr_test::some_bytes(1)), zarr::errc::invalid_key, "lock files");
+  ZARR_CHECK_ERROR(static_cast<void>(s.get("a/.zarr-lock")), zarr::errc::invalid_key, "\"a/.zarr-lock\": expected a last segment other than");
+  BOOST_TEST(s.remove_temporaries() == 0u);  // lock files are no temporaries
+  BOOST_TEST(std::filesystem::is_regular_file(root / "a" / "c" / ".zarr-lock"));
+  // Erasing a key whose folder is missing makes no folder for a lock.
+  s.erase("b/c/0");
+  BOOST_TEST(!std::filesystem::exists(root / "b"));
+}
+
 BOOST_AUTO_TEST_CASE(stores_keys_as_files_below_the_root) {
   const auto root = zarr_test::scratch_dir() / "store";
   zarr::filesystem_store s(root);
   s.set("g/c/0", zarr_test::some_bytes(4));
   BOOST_TEST(fs::file_size(root / "g" / "c" / "0") == 4u);
   // nothing but the value is left behind by the atomic write
-  BOOST_TEST(std::distance(fs::directory_iterator(root / "g" / "c"), fs::directory_iterator()) == 1);
+  BOOST_TEST(entries(root / "g" / "c") == 1);
 }
 
 // docs/decisions.md 37: a durable write flushes the temporary file before the rename, the folder
@@ -103,7 +139,7 @@ BOOST_AUTO_TEST_CASE(durable_writes_flush_the_file_and_the_folders_they_change) 
   BOOST_TEST(s.syncs() == 12u);
   BOOST_TEST(s.get("a/n/x")->size() == 1u);
   // Nothing left behind but the values.
-  BOOST_TEST(std::distance(fs::directory_iterator(root / "a" / "b"), fs::directory_iterator()) == 1);
+  BOOST_TEST(entries(root / "a" / "b") == 1);
 
   zarr::filesystem_store plain(root);
   BOOST_TEST(!plain.durable());

@@ -39,6 +39,24 @@ BOOST_AUTO_TEST_CASE(keeps_the_store_contract_below_a_prefix) {
   BOOST_TEST(whole.list_dir("") == std::vector<std::string>{"data.zarr"}, boost::test_tools::per_element());
 }
 
+BOOST_AUTO_TEST_CASE(learns_that_the_gateway_honours_conditional_writes_and_updates_atomically) {
+  const auto o = zarr_test::fresh_bucket("data.zarr");
+  if (!o) return;
+  zarr::s3_store s(*o);
+  s.reset_requests();
+  BOOST_TEST(s.atomic_updates());
+  BOOST_TEST(!s.erases_conditionally());  // RADOS Gateway 16.2 deletes whatever If-Match says
+  const auto probe = s.requests();
+  BOOST_TEST(probe.put >= 4u);  // the probe: a plain PUT, then conditional ones
+  BOOST_TEST(probe.del >= 1u);
+  BOOST_TEST(s.atomic_updates());
+  BOOST_TEST(s.requests().put == probe.put);  // learnt once
+  auto whole_bucket = *o;
+  whole_bucket.prefix.clear();
+  BOOST_TEST(zarr::s3_store(whole_bucket).list("").empty());  // the probe object is gone
+  zarr_test::check_update_contract(s, 4, 8);
+}
+
 BOOST_AUTO_TEST_CASE(keeps_the_store_contract_with_virtual_hosted_addressing) {
   auto o = zarr_test::fresh_bucket();
   if (!o) return;
