@@ -228,7 +228,8 @@ class CApiFromCtypes(unittest.TestCase):
             if os.environ.get("CI") == "true":
                 self.fail("CI=true, yet the RADOS Gateway is not running")
             self.skipTest("the RADOS Gateway is not running")
-        env = dict(line.strip().split("=", 1) for line in open(path) if "=" in line)
+        with open(path) as f:
+            env = dict(line.strip().split("=", 1) for line in f if "=" in line)
         options = {"endpoint": env["S3_ENDPOINT"], "region": env["S3_REGION"], "access_key_id": env["S3_ACCESS_KEY"],
                    "secret_access_key": env["S3_SECRET_KEY"], "create_bucket": True}
         s = Store(f"s3://zarr-ctypes-{os.getpid()}/x.zarr", options)
