@@ -2,7 +2,8 @@
 # zarr.tests.c_install): a C99 program built by Debian's gcc with `pkg-config --cflags --libs
 # zarr`, and a C++ program built by g++ with zarr.h alone; both with -Wall -Wextra -Werror, so
 # the header compiles cleanly as C99 and as C++. Sanitized builds of the library need clang's
-# ASan runtime preloaded (ASAN_RUNTIME; see CMakeLists.txt). Any failing step fails the test.
+# ASan runtime preloaded (ASAN_RUNTIME; see CMakeLists.txt). Also: a C project using zarr::c
+# through find_package(zarr), and the README's example. Any failing step fails the test.
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 function(step)
@@ -28,6 +29,12 @@ if(ASAN_RUNTIME)
 endif()
 step(${CMAKE_COMMAND} -E env ${env} ${WORK_DIR}/c_api ${WORK_DIR})
 step(${CMAKE_COMMAND} -E env ${env} ${WORK_DIR}/cxx_api)
+# A C project (gcc) that finds the installed package with CMake and links zarr::c.
+step(${CMAKE_COMMAND} -S ${SOURCE_DIR}/cmake_consumer -B ${WORK_DIR}/cmake_consumer -G Ninja -DCMAKE_C_COMPILER=gcc
+  -DCMAKE_PREFIX_PATH=${PREFIX})
+step(${CMAKE_COMMAND} --build ${WORK_DIR}/cmake_consumer)
+step(${CMAKE_COMMAND} -E env ${env} ${WORK_DIR}/cmake_consumer/c_consumer)
+
 # The README's example ("From C and other languages"), as printed there.
 file(READ ${README} readme)
 string(FIND "${readme}" "## From C and other languages" at)
