@@ -45,6 +45,7 @@ export import zarr.metadata.v2;
 export import zarr.array;
 export import zarr.builder;
 export import zarr.parallel;
+export import zarr.async;
 export import zarr.store.memory;
 export import zarr.store.filesystem;
 export import zarr.store.http;

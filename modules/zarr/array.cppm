@@ -4,7 +4,9 @@
 // (docs/decisions.md 25).
 module;
 #include <cstddef>
+#include <exception>
 #include <functional>
+#include <future>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -111,15 +113,44 @@ class array {
   template <element T>
   void write(const region& r, std::span<const T> in, const write_options& options = {}) {
     static_assert(has_element_layout<T>);
-    if (data_type_of<T> == meta_.type) return write(r, std::as_bytes(in), options);
+    write_as(r, data_type_of<T>, std::as_bytes(in), options);
+  }
+
+  // The same typed access with the element type known at run time (the C API's): `out` and
+  // `in` hold r.num_elements() values of `t` in its in-memory layout (zarr::scalar).
+  void read_as(const region& r, data_type t, std::span<std::byte> out, const read_options& options = {}) const {
+    if (t == meta_.type) return read(r, out, options);
     check_region(r);
-    if (in.size() != r.num_elements())
+    std::vector<std::byte> raw(r.num_elements() * meta_.element_size());
+    read(r, std::span(raw), options);
+    convert_elements(meta_.type, raw, t, out, element_where());
+  }
+  void write_as(const region& r, data_type t, std::span<const std::byte> in, const write_options& options = {}) {
+    if (t == meta_.type) return write(r, in, options);
+    check_region(r);
+    const auto size = static_cast<std::uint64_t>(info(t).size);
+    if (size == 0 || in.size() != r.num_elements() * size)
       throw error(errc::invalid_argument, element_where() + ": region: expected " + std::to_string(r.num_elements()) +
-                                              " elements, got " + std::to_string(in.size()));
-    std::vector<std::byte> raw(in.size() * static_cast<std::size_t>(meta_.element_size()));
-    convert_elements(data_type_of<T>, std::as_bytes(in), meta_.type, std::span(raw), element_where());
+                                              " elements of " + std::string(name(t)) + ", got " +
+                                              std::to_string(in.size()) + " bytes");
+    std::vector<std::byte> raw(r.num_elements() * meta_.element_size());
+    convert_elements(t, in, meta_.type, std::span(raw), element_where());
     write(r, std::span<const std::byte>(raw), options);
   }
+
+  // Asynchronous reads and writes: they return at once and run on a thread of zarr.async's
+  // pool (at most zarr::async_threads() at once, the rest wait in order), so that one thread
+  // can keep many in flight. `out`/`in` must stay valid until the operation ends; the array
+  // may go (the operation holds a copy). `done` is called once on the pool's thread with
+  // nothing on success, else the zarr::error (cancelled when the progress callback said stop).
+  using completion = std::function<void(std::exception_ptr)>;
+  void read_async(const region& r, data_type t, std::span<std::byte> out, read_options options, completion done) const;
+  void write_async(const region& r, data_type t, std::span<const std::byte> in, write_options options,
+                   completion done);
+  // The same with a future (get() rethrows the error), in the array's own layout.
+  [[nodiscard]] std::future<void> read_async(const region& r, std::span<std::byte> out, read_options options = {}) const;
+  [[nodiscard]] std::future<void> write_async(const region& r, std::span<const std::byte> in,
+                                              write_options options = {});
 
   // The variable-length data types (string: UTF-8 text, bytes: byte strings): their elements,
   // C order within `r` (src/zarr/array/strings.cpp). Every other read and write of such an
@@ -148,13 +179,6 @@ class array {
 
  private:
   array(std::shared_ptr<store> s, std::string path, array_metadata meta);
-  // Reads `r` into `out` as values of `t` (converted exactly when it is not the array's type).
-  void read_as(const region& r, data_type t, std::span<std::byte> out) const {
-    if (t == meta_.type) return read(r, out);
-    std::vector<std::byte> raw(r.num_elements() * meta_.element_size());
-    read(r, std::span(raw));
-    convert_elements(meta_.type, raw, t, out, element_where());
-  }
   // `array "/path"`, for element errors.
   [[nodiscard]] std::string element_where() const { return "array \"/" + path_ + "\""; }
   void check_region(const region& r) const;

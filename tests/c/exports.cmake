@@ -1,0 +1,26 @@
+# libzarr.so exports the zarr_* functions of zarr.h and nothing else (`nm -D --defined-only`):
+# no C++ symbol of the library, Boost or libstdc++'s templates; the one other line is the
+# version script's node (ZARR_0, an absolute symbol).
+execute_process(COMMAND nm -D --defined-only ${LIBRARY} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "nm -D --defined-only ${LIBRARY} failed (${rc})")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+set(functions 0)
+foreach(line IN LISTS lines)
+  if(line STREQUAL "")
+    continue()
+  endif()
+  if(line MATCHES "^[0-9a-f]+ T zarr_[a-z0-9_]+@@ZARR_0$")
+    math(EXPR functions "${functions} + 1")
+  elseif(NOT line MATCHES "^0+ A ZARR_0$")
+    message(FATAL_ERROR "libzarr.so exports more than zarr_*: ${line}")
+  endif()
+endforeach()
+# Every function of zarr.h, no fewer.
+file(STRINGS ${HEADER} declared REGEX "^ZARR_API ")
+list(LENGTH declared expected)
+if(NOT functions EQUAL expected)
+  message(FATAL_ERROR "libzarr.so exports ${functions} zarr_* functions, zarr.h declares ${expected}")
+endif()
+message(STATUS "libzarr.so exports the ${functions} functions of zarr.h and nothing else")
