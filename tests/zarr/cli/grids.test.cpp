@@ -5,11 +5,13 @@
 // past the array's shape), and no command ends by a signal.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
-#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 #include "../../support.hpp"
 #include "run.hpp"
