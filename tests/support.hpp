@@ -2,14 +2,18 @@
 #pragma once
 // Include after the standard headers and before or after `import zarr;` (it imports it).
 #include <boost/test/unit_test.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <ostream>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <sys/wait.h>
 #include <vector>
+#include "skip.hpp"
 import zarr;
 
 namespace zarr_test {
@@ -21,14 +25,53 @@ inline std::filesystem::path data_dir() {
   return dir;
 }
 
-// A test whose peer tool (numpy, node with zarrita.js) is missing: outside CI it passes with a
-// loud message; under CI (environment CI=true) it fails, so that CI never reports a peer check
-// as passed that did not run.
+// A test whose peer (a program, or a Python module: numpy, zarr-python 2, node with zarrita.js,
+// a server) is not installed: outside CI it skips loudly, and the executable then exits with
+// skip_exit_code, which CTest reports as skipped (never as passed); under CI (CI=true) it fails,
+// so that CI never reports a peer check as passed that did not run. A peer that is installed
+// and answers no is no skip: a failure, always (peer_ran).
 inline void peer_missing(std::string_view what) {
   const char* ci = std::getenv("CI");
   if (ci != nullptr && std::string_view(ci) == "true")
     BOOST_FAIL("CI=true, yet " << what << ": CI must run this test with its peer");
+  peer_skipped() = true;
   BOOST_TEST_MESSAGE("\n*** SKIPPED: " << what << " (under CI=true this fails) ***\n");
+}
+
+// The exit status of a peer script (tests/interop/*.py) whose Python modules cannot be
+// imported: the peer is missing. Any other non-zero status is its refusal.
+inline constexpr int peer_module_missing = 3;
+
+// Whether a peer command run through the shell (std::system or pclose `status`) succeeded. A
+// missing program (the shell's 127) or module (peer_module_missing) is peer_missing; any other
+// failure, or a signal, is the installed peer's refusal: a test failure naming `what`.
+inline bool peer_ran(int status, std::string_view what) {
+  if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return true;
+  if (status != -1 && WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == peer_module_missing)) {
+    peer_missing(std::string(what) + ": the peer is not installed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
+    return false;
+  }
+  BOOST_ERROR(what << ": the peer is installed and refused (status "
+                   << (status == -1 ? std::string("-1: not run")
+                       : WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                                           : "signal " + std::to_string(WTERMSIG(status)))
+                   << ")");
+  return false;
+}
+
+// Runs a peer command through the shell: its standard output when it succeeded, else nothing
+// after peer_ran's verdict (a skip when it is missing, a failure when it refused).
+inline std::optional<std::string> run_peer(const std::string& command, std::string_view what) {
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    BOOST_ERROR(what << ": cannot start " << command);
+    return std::nullopt;
+  }
+  std::string out;
+  char buffer[4096];
+  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  if (!peer_ran(::pclose(pipe), what)) return std::nullopt;
+  return out;
 }
 
 // A fresh, empty folder for the running test case, below ZARR_TEST_TMP.

@@ -111,11 +111,21 @@ class progress {
   int last_permille_ = -1;
 };
 
-// Cuts `r` along its first dimension into slabs whose cut points are multiples of
-// `step0` (the chunk size there, so that slabs hold whole chunk rows) and that hold about
-// `budget` bytes at most (but at least one step). A 0-d region is one slab.
-[[nodiscard]] std::vector<zarr::region> slabs(const zarr::region& r, std::uint64_t step0, std::uint64_t element_bytes,
-                                              std::uint64_t budget = std::uint64_t{64} << 20);
+// Cuts `r` along its first dimension into slabs whose cut points are chunk edges of
+// `grid` there (so that slabs hold whole chunk rows, whatever the grid: regular or
+// rectilinear) and that hold about `budget` bytes at most (but at least one chunk row).
+// A 0-d region is one slab.
+[[nodiscard]] std::vector<zarr::region> slabs(const zarr::region& r, std::span<const zarr::grid_axis> grid,
+                                              std::uint64_t element_bytes, std::uint64_t budget = std::uint64_t{64} << 20);
+
+// The shape of one chunk of the grid (a rectilinear grid's chunks differ; an edge chunk is
+// not cut at the array's shape).
+[[nodiscard]] std::vector<std::uint64_t> chunk_shape_at(std::span<const zarr::grid_axis> grid,
+                                                        std::span<const std::uint64_t> chunk_index);
+
+// The chunk grid for people: "[4, 5]" (regular), or a rectilinear grid's edges per dimension
+// in its own run-length form, "rectilinear [[16, 10], 4, [[1, 3], 3]]".
+[[nodiscard]] std::string chunk_grid_text(const zarr::array_metadata& m);
 
 // The location a command works on, for error messages ("data.zarr#/a").
 inline std::string& current_target() {

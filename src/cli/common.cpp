@@ -172,16 +172,25 @@ std::vector<std::string> stored_chunk_keys(const zarr::array& a) {
   return keys;
 }
 
-std::vector<zarr::region> slabs(const zarr::region& r, std::uint64_t step0, std::uint64_t element_bytes,
+std::vector<zarr::region> slabs(const zarr::region& r, std::span<const zarr::grid_axis> grid, std::uint64_t element_bytes,
                                 std::uint64_t budget) {
   if (r.start.empty()) return {r};
   std::uint64_t row_bytes = element_bytes;  // one index of the first dimension
   for (std::size_t i = 1; i < r.start.size(); ++i) row_bytes *= r.stop[i] - r.start[i];
-  const std::uint64_t per_step = std::max<std::uint64_t>(1, row_bytes * step0);
-  const std::uint64_t step = step0 * std::max<std::uint64_t>(1, budget / per_step);
+  const auto rows = std::max<std::uint64_t>(1, budget / std::max<std::uint64_t>(1, row_bytes));  // per slab, about
+  const auto& axis = grid[0];
   std::vector<zarr::region> out;
   for (std::uint64_t lo = r.start[0]; lo < r.stop[0];) {
-    const std::uint64_t hi = std::min(r.stop[0], (lo / step + 1) * step);
+    // The end of the chunk that holds lo, then whole chunks while the slab stays within rows.
+    auto cell = axis.cell_of(lo);
+    std::uint64_t hi = axis.origin(cell) + axis.edge(cell);
+    if (axis.ends.empty()) {  // regular: whole steps at once
+      const auto more = (rows > hi - lo ? rows - (hi - lo) : 0) / axis.step;
+      hi += more * axis.step;
+    } else {
+      while (hi < r.stop[0] && ++cell < axis.ends.size() && axis.ends[cell] - lo <= rows) hi = axis.ends[cell];
+    }
+    hi = std::min(r.stop[0], hi);
     auto s = r;
     s.start[0] = lo;
     s.stop[0] = hi;
@@ -190,6 +199,34 @@ std::vector<zarr::region> slabs(const zarr::region& r, std::uint64_t step0, std:
   }
   if (out.empty()) out.push_back(r);  // an empty region: one empty slab
   return out;
+}
+
+std::vector<std::uint64_t> chunk_shape_at(std::span<const zarr::grid_axis> grid, std::span<const std::uint64_t> chunk_index) {
+  std::vector<std::uint64_t> shape(grid.size());
+  for (std::size_t i = 0; i < grid.size(); ++i) shape[i] = grid[i].edge(chunk_index[i]);
+  return shape;
+}
+
+std::string chunk_grid_text(const zarr::array_metadata& m) {
+  if (!m.rectilinear) return shape_text(m.chunk_shape);
+  std::string out = "rectilinear [";
+  for (std::size_t i = 0; i < m.chunk_shape.size(); ++i) {
+    if (i) out += ", ";
+    const auto& edges = m.chunk_edges[i];
+    if (edges.empty()) {
+      out += std::to_string(m.chunk_shape[i]);
+      continue;
+    }
+    out += "[";
+    for (std::size_t k = 0; k < edges.size();) {  // runs of two or more as [edge, count]
+      std::size_t n = 1;
+      while (k + n < edges.size() && edges[k + n] == edges[k]) ++n;
+      out += (k ? ", " : "") + (n == 1 ? std::to_string(edges[k]) : "[" + std::to_string(edges[k]) + ", " + std::to_string(n) + "]");
+      k += n;
+    }
+    out += "]";
+  }
+  return out + "]";
 }
 
 progress::progress(std::string label, std::uint64_t total)

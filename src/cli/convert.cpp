@@ -185,6 +185,9 @@ std::vector<std::string> v2_to_v3(zarr::array_metadata& meta, const zarr::array&
 // compressor (zarr::v3_codecs_to_v2), dimension_names as `_ARRAY_DIMENSIONS`, the v2 chunk keys
 // ("." between indices unless the array had the v2 encoding with "/"). Returns what was mapped.
 std::vector<std::string> v3_to_v2(zarr::array_metadata& meta) {
+  if (meta.rectilinear)
+    throw zarr::error(zarr::errc::unsupported, "chunk_grid: expected a regular grid (Zarr v2 has no other), got a "
+                                               "rectilinear one (give --chunks)");
   std::vector<std::string> mapped;
   const auto fields = zarr::v3_codecs_to_v2(meta);
   // The resolved chain holds, in order, [transpose,] the filters and the compressor, with
@@ -251,25 +254,27 @@ std::vector<std::string> v3_to_v2(zarr::array_metadata& meta) {
 
 // Whether no chunk of `a` that meets `r` is stored.
 bool no_chunk_stored(const zarr::array& a, const zarr::region& r) {
-  const auto& chunk = a.metadata().chunk_shape;
-  const auto rank = chunk.size();
-  std::vector<std::uint64_t> first(rank), last(rank);
-  for (std::size_t d = 0; d < rank; ++d) {
-    if (r.stop[d] == r.start[d]) return true;
-    first[d] = r.start[d] / chunk[d];
-    last[d] = (r.stop[d] - 1) / chunk[d];
+  bool none = true;
+  zarr::for_each_cell_part(std::span<const zarr::grid_axis>(a.metadata().grid()), r, [&](const zarr::cell_part& part) {
+    if (none && a.storage().size(a.chunk_key(part.cell))) none = false;
+  });
+  return none;
+}
+
+// One dimension of the blocks convert copies: whole destination chunks (`d`) that span at
+// least one whole source chunk (`s`), over an array of `extent` elements there.
+zarr::grid_axis block_axis(const zarr::grid_axis& s, const zarr::grid_axis& d, std::uint64_t extent) {
+  if (s.ends.empty() && d.ends.empty()) return {d.step * ((s.step + d.step - 1) / d.step), {}};
+  zarr::grid_axis b{1, {}};
+  for (std::uint64_t lo = 0; lo < extent;) {
+    // The end of the source chunk that holds lo, then of the destination chunk there.
+    const auto sc = s.cell_of(lo);
+    const auto hi = std::min(extent, s.origin(sc) + s.edge(sc));
+    const auto dc = d.cell_of(hi - 1);
+    b.ends.push_back(d.origin(dc) + d.edge(dc));
+    lo = b.ends.back();
   }
-  auto index = first;
-  for (;;) {
-    if (a.storage().size(a.chunk_key(index))) return false;
-    std::size_t d = rank;
-    while (d > 0 && index[d - 1] == last[d - 1]) {
-      index[d - 1] = first[d - 1];
-      --d;
-    }
-    if (d == 0) return true;
-    ++index[d - 1];
-  }
+  return b;
 }
 
 std::string value_text(data_type type, const std::byte* p) {
@@ -323,6 +328,8 @@ int run_convert(std::span<const std::string_view> argv) {
       throw usage_error("--chunks \"" + *chunks + "\": expected " + std::to_string(meta.shape.size()) + " sizes, got " +
                         std::to_string(shape.size()));
     meta.chunk_shape = std::move(shape);
+    meta.rectilinear = false;  // a regular grid replaces a rectilinear one
+    meta.chunk_edges.clear();
   }
   bool migrated = false;
   if (const auto file = args.get("--codecs")) {
@@ -361,7 +368,8 @@ int run_convert(std::span<const std::string_view> argv) {
     }
   }
   // Validate the new array completely before creating anything.
-  if (meta.zarr_format == 3) static_cast<void>(zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value, meta.layout}));
+  // (A rectilinear grid's chains, one per chunk shape, are validated by array::create.)
+  if (meta.zarr_format == 3 && !meta.rectilinear) static_cast<void>(zarr::codec_chain(meta.codecs, {meta.chunk_shape, meta.type, meta.fill_value, meta.layout}));
   if (!src_at.remote() && !dst_at.remote() && std::filesystem::exists(dst_at.root) && std::filesystem::exists(src_at.root) &&
       std::filesystem::equivalent(src_at.root, dst_at.root) && src_at.node == dst_at.node)
     throw usage_error("zarr3 convert: SRC and DST are the same node");
@@ -372,14 +380,13 @@ int run_convert(std::span<const std::string_view> argv) {
   try {
     // Blocks of whole destination chunks that span at least one source chunk.
     const auto rank = meta.shape.size();
-    std::vector<std::uint64_t> block(rank);
-    for (std::size_t i = 0; i < rank; ++i) {
-      const auto s = src.metadata().chunk_shape[i], d = meta.chunk_shape[i];
-      block[i] = d * ((s + d - 1) / d);
-    }
+    const auto src_grid = src.metadata().grid(), dst_grid = meta.grid();
+    std::vector<zarr::grid_axis> block(rank);
+    for (std::size_t i = 0; i < rank; ++i) block[i] = block_axis(src_grid[i], dst_grid[i], meta.shape[i]);
     const auto all = zarr::region::all(meta.shape);
     std::uint64_t blocks = 1;
-    for (std::size_t i = 0; i < rank; ++i) blocks *= (meta.shape[i] + block[i] - 1) / block[i];
+    for (std::size_t i = 0; i < rank; ++i)
+      blocks *= block[i].ends.empty() ? (meta.shape[i] + block[i].step - 1) / block[i].step : block[i].ends.size();
     if (all.num_elements() == 0) blocks = 0;
     progress bar("convert", blocks);
     const auto in_size = static_cast<std::size_t>(src.metadata().element_size());
@@ -429,7 +436,7 @@ int run_convert(std::span<const std::string_view> argv) {
     if (rank == 0) {
       copy_block(all);
     } else {
-      zarr::for_each_cell_part(block, all, [&](const zarr::cell_part& part) {
+      zarr::for_each_cell_part(std::span<const zarr::grid_axis>(block), all, [&](const zarr::cell_part& part) {
         zarr::region r{part.in_region, part.in_region};
         for (std::size_t i = 0; i < r.stop.size(); ++i) r.stop[i] += part.in_cell.stop[i] - part.in_cell.start[i];
         copy_block(r);

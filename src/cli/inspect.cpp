@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <utility>
 #include <variant>
@@ -29,20 +30,20 @@ struct storage_summary {
 storage_summary summarize(const zarr::array& a) {
   storage_summary s;
   for (const auto n : a.metadata().grid_shape()) s.chunks_total *= n;
-  std::vector<std::string> keys;
+  const auto grid = a.metadata().grid();
   try {
-    keys = stored_chunk_keys(a);
+    a.for_each_chunk([&](std::span<const std::uint64_t> index, const zarr::region&) {
+      ++s.chunks_stored;
+      s.stored_bytes += a.storage().size(a.chunk_key(index)).value_or(0);
+      std::uint64_t chunk_bytes = a.metadata().element_size();  // each chunk its own shape (rectilinear)
+      for (const auto n : chunk_shape_at(grid, index)) chunk_bytes *= n;
+      s.decoded_bytes += chunk_bytes;
+    });
   } catch (const zarr::error& e) {
     if (e.code() != zarr::errc::unsupported) throw;
+    s.chunks_stored = s.stored_bytes = s.decoded_bytes = 0;
     s.listed = false;
   }
-  for (const auto& key : keys) {
-    ++s.chunks_stored;
-    s.stored_bytes += a.storage().size(key).value_or(0);
-  }
-  std::uint64_t chunk_bytes = a.metadata().element_size();
-  for (const auto n : a.metadata().chunk_shape) chunk_bytes *= n;
-  s.decoded_bytes = s.chunks_stored * chunk_bytes;
   return s;
 }
 
@@ -77,7 +78,9 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
     o["node_type"] = "array";
     o["data_type"] = zarr::to_json(zarr::data_type_spec{a.type(), a.metadata().time});
     o["shape"] = json::value_from(m.shape);
-    o["chunk_shape"] = json::value_from(m.chunk_shape);
+    // A rectilinear grid has no one chunk shape: its configuration instead.
+    o["chunk_shape"] = m.rectilinear ? json::value(nullptr) : json::value_from(m.chunk_shape);
+    if (m.rectilinear) o["chunk_grid"] = m.to_json().at("chunk_grid");
     o["grid_shape"] = json::value_from(m.grid_shape());
     o["chunk_key_encoding"] = m.key_encoding.to_json();
     o["fill_value"] = nullptr;  // replaced by its exact text below
@@ -110,7 +113,7 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
             << "  data type        " << (zarr::is_sized(a.type()) ? json::serialize(zarr::to_json(m.type_spec())) : std::string(zarr::name(a.type())))
             << (zarr::is_time(a.type()) ? " " + zarr::resolution_text(a.metadata().time) : std::string()) << "\n"
             << "  shape            " << shape_text(m.shape) << "\n"
-            << "  chunk shape      " << shape_text(m.chunk_shape) << " (grid " << shape_text(m.grid_shape()) << ", "
+            << (m.rectilinear ? "  chunk grid       " : "  chunk shape      ") << chunk_grid_text(m) << " (grid " << shape_text(m.grid_shape()) << ", "
             << s.chunks_total << " chunks)\n"
             << "  chunk keys       " << key_encoding_text(m.key_encoding) << "\n"
             << "  fill value       " << fill_value_text(m) << "\n";
@@ -180,7 +183,7 @@ std::string node_line(const zarr::store& s, const std::string& path, bool& bad) 
     const auto node = zarr::read_node_metadata(s, path);
     if (const auto* m = std::get_if<zarr::array_metadata>(&node)) {
       const auto type = zarr::is_sized(m->type) ? zarr::sized_type_name(m->type_spec()) : std::string(zarr::name(m->type));
-      return "array " + type + " " + shape_text(m->shape) + " chunks " + shape_text(m->chunk_shape);
+      return "array " + type + " " + shape_text(m->shape) + " chunks " + chunk_grid_text(*m);
     }
     return "group";
   } catch (const zarr::error& e) {
@@ -272,20 +275,33 @@ int run_verify(std::span<const std::string_view> argv) {
   progress bar("verify", total);
   std::uint64_t checked = 0;
   for (const auto& [a, keys] : arrays) {
-    std::uint64_t chunk_bytes = a.metadata().element_size();
-    for (const auto n : a.metadata().chunk_shape) chunk_bytes *= n;
+    // Each chunk decoded by the chain of its own shape (a rectilinear grid's chunks differ).
+    const auto grid = a.metadata().grid();
+    std::map<std::vector<std::uint64_t>, zarr::codec_chain> chains;
+    const auto& meta = a.metadata();
     for (const auto& key : keys) {
       try {
         const auto stored = store->get(key);
         if (!stored) throw zarr::error(zarr::errc::not_found, "listed but cannot be read");
+        const auto shape = chunk_shape_at(grid, a.chunk_index_of(key).value());
+        const zarr::codec_chain* chain = &a.codecs();
+        if (meta.rectilinear) {
+          auto it = chains.find(shape);
+          if (it == chains.end())
+            it = chains.try_emplace(shape, meta.codecs, zarr::chunk_spec{shape, meta.type, meta.fill_value, meta.layout}, "codecs",
+                                    meta.source).first;
+          chain = &it->second;
+        }
         if (zarr::is_variable_length(a.type())) {  // string and bytes: every element, checked
-          std::vector<std::string> elements(static_cast<std::size_t>(a.codecs().decoded().num_elements()));
-          a.codecs().decode_elements(*stored, elements);
+          std::vector<std::string> elements(static_cast<std::size_t>(chain->decoded().num_elements()));
+          chain->decode_elements(*stored, elements);
           ++checked;
           bar.advance();
           continue;
         }
-        const auto decoded = a.codecs().decode(*stored);
+        std::uint64_t chunk_bytes = meta.element_size();
+        for (const auto n : shape) chunk_bytes *= n;
+        const auto decoded = chain->decode(*stored);
         if (decoded.size() != chunk_bytes)
           throw zarr::error(zarr::errc::corrupt_chunk, "expected " + std::to_string(chunk_bytes) + " decoded bytes, got " +
                                                            std::to_string(decoded.size()));

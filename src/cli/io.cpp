@@ -124,7 +124,7 @@ bool write_mapped(zarr::array& a, const zarr::region& r, const std::string& path
   const bool in_slabs = m.size > populate_limit;
   zarr::write_options options;
   if (!in_slabs) options.progress = bar.chunks();
-  const auto pieces = in_slabs ? slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size)
+  const auto pieces = in_slabs ? slabs(r, a.metadata().grid(), size)
                                : std::vector<zarr::region>{r};
   std::uint64_t first = 0;
   for (const auto& piece : pieces) {
@@ -190,7 +190,7 @@ void read_to_file(const zarr::array& a, const zarr::region& r, descriptor& f, co
     }
   }
   progress bar("read", r.num_elements());
-  const auto pieces = m.size == 0 ? slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size)
+  const auto pieces = m.size == 0 ? slabs(r, a.metadata().grid(), size)
                                   : std::vector<zarr::region>{r};
   if (m.size > 0) {
     // Every page of the file in place and writable in one call, not a fault per page.
@@ -247,12 +247,13 @@ int run_create(std::span<const std::string_view> argv) {
   }
   if (auto* meta = std::get_if<zarr::array_metadata>(&node)) {
     if (attributes) meta->attributes = *attributes;
-    const zarr::codec_chain chain(meta->codecs, {meta->chunk_shape, meta->type, meta->fill_value, meta->layout});
+    // (A rectilinear grid's chains, one per chunk shape, are validated by array::create.)
+    if (!meta->rectilinear) static_cast<void>(zarr::codec_chain(meta->codecs, {meta->chunk_shape, meta->type, meta->fill_value, meta->layout}));
     auto store = open_store(where, true);
     const auto a = zarr::array::create(store, where.node, *meta, args.has("--overwrite"));
     const auto type_name = zarr::is_sized(a.type()) ? zarr::sized_type_name(a.metadata().type_spec()) : std::string(zarr::name(a.type()));
     std::cout << "created array " << where.display() << ": " << type_name << " " << shape_text(a.shape())
-              << " in chunks of " << shape_text(a.metadata().chunk_shape) << "\n";
+              << " in chunks of " << chunk_grid_text(a.metadata()) << "\n";
   } else {
     auto& group = std::get<zarr::group_metadata>(node);
     auto store = open_store(where, true);
@@ -329,7 +330,7 @@ int run_write(std::span<const std::string_view> argv) {
   std::optional<json_element_reader> reader;
   if (format == value_format::json) reader.emplace(text, a.metadata().type_spec(), input_name);
 
-  const auto pieces = slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size);
+  const auto pieces = slabs(r, a.metadata().grid(), size);
   progress bar("write", r.num_elements());
   std::uint64_t first = 0;
   zarr::bytes buffer;
@@ -413,7 +414,7 @@ int run_read(std::span<const std::string_view> argv) {
     out << header;
     if (format == value_format::json) out << '[';
     // string and bytes: sized as 16 bytes an element, a guess.
-    const auto pieces = slabs(r, a.metadata().chunk_shape.empty() ? 1 : a.metadata().chunk_shape[0], size == 0 ? 16 : size);
+    const auto pieces = slabs(r, a.metadata().grid(), size == 0 ? 16 : size);
     std::optional<progress> bar;
     if (to_file) bar.emplace("read", r.num_elements());
     auto writer = iso ? json_element_writer(type, a.metadata().time) : json_element_writer(a.metadata().type_spec());

@@ -231,6 +231,8 @@ std::shared_ptr<store> open_consolidated(std::shared_ptr<store> s, std::string_v
     const auto* metadata = c.if_contains("metadata");
     if (metadata == nullptr) throw error(errc::invalid_metadata, where + ".metadata: expected an object, got nothing");
     for (const auto& [relative, node] : object_at(*metadata, where + ".metadata")) {
+      // "" would be the group itself, served as "/zarr.json" and listed as a child named "".
+      if (relative.empty()) throw error(errc::invalid_key, where + ".metadata: expected node paths below the group, got \"\"");
       validate_node_path(relative);
       documents[prefix + std::string(relative) + "/" + std::string(zarr_json_key)] =
           serialize_metadata(object_at(node, where + ".metadata." + std::string(relative)));

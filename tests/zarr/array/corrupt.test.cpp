@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 #include "../../support.hpp"
 import zarr;
@@ -130,6 +131,39 @@ BOOST_AUTO_TEST_CASE(a_shard_index_pointing_outside_names_its_key) {
   ZARR_CHECK_ERROR(a.read<std::uint32_t>({{12}, {14}}), zarr::errc::corrupt_chunk, "chunk \"a/c/1\"");  // partial read
   BOOST_TEST(a.read<std::uint32_t>({{8}, {12}})[0] == 57u);  // inner chunk 0 of that shard is fine
   BOOST_TEST(a.read<std::uint32_t>({{16}, {32}}).size() == 16u);
+}
+
+// Zarr v2 (".zarray", keys "a/1"): a truncated, a garbage and an empty chunk under each
+// compressor (garbage of the right size is data without one) name their key; the other
+// chunks still read.
+BOOST_AUTO_TEST_CASE(a_corrupt_chunk_of_a_zarr_v2_array_names_its_key) {
+  for (const char* compressor : {"null", R"({"id": "zlib", "level": 1})", R"({"id": "zstd", "level": 1})",
+                                 R"({"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0})"}) {
+    BOOST_TEST_CONTEXT(compressor) {
+      for (int damage = 0; damage < 3; ++damage) {
+        if (damage == 1 && std::string_view(compressor) == "null") continue;  // garbage of the right size is data
+        BOOST_TEST_CONTEXT("damage " << damage) {
+          auto s = std::make_shared<zarr::memory_store>();
+          auto a = zarr::array::create(s, "a", zarr::array_metadata::parse_v2(std::string(R"({"zarr_format": 2, "shape": [32],
+              "chunks": [8], "dtype": "<u4", "fill_value": 0, "order": "C", "filters": null, "compressor": )") + compressor + "}"));
+          std::vector<std::uint32_t> values(32);
+          for (std::uint32_t i = 0; i < 32; ++i) values[i] = i * 7 + 1;
+          a.write<std::uint32_t>(zarr::region::all(a.shape()), values);
+          BOOST_TEST_REQUIRE(s->get("a/1").has_value());
+          mangle(*s, "a/1", [&](zarr::bytes& v) {
+            if (damage == 0) v.resize(v.size() - 3);
+            if (damage == 1)
+              for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::byte>((i * 151 + 7) & 0xff);
+            if (damage == 2) v.clear();
+          });
+          ZARR_CHECK_ERROR(a.read<std::uint32_t>({{8}, {16}}), zarr::errc::corrupt_chunk, "chunk \"a/1\"");
+          ZARR_CHECK_ERROR(a.read<std::uint32_t>({{0}, {32}}), zarr::errc::corrupt_chunk, "chunk \"a/1\"");
+          BOOST_TEST(a.read<std::uint32_t>({{0}, {8}})[3] == 22u);
+          BOOST_TEST(a.read<std::uint32_t>({{16}, {32}})[15] == 31u * 7u + 1u);
+        }
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
