@@ -45,6 +45,14 @@ struct write_options {
   progress_callback progress = nullptr;
 };
 
+// How an array is opened.
+struct open_options {
+  // A Zarr v2 array with `"fill_value": null`: by default a chunk never written reads as the
+  // data type's zero ("" for strings), as zarrs and zarr-python 3 read it (docs/decisions.md
+  // 26); strict refuses such a read (not_found), the spec calling those values undefined.
+  bool strict_fill_value = false;
+};
+
 class array {
  public:
   // Writes the metadata of a new array at `path` ("" is the root, "a/b" a nested node),
@@ -56,7 +64,7 @@ class array {
                                     bool overwrite = false);
   // Opens the array at `path`: reads and validates its zarr.json (else its Zarr v2 `.zarray`
   // and `.zattrs`) and resolves the codec chain.
-  [[nodiscard]] static array open(std::shared_ptr<store> s, std::string_view path);
+  [[nodiscard]] static array open(std::shared_ptr<store> s, std::string_view path, const open_options& options = {});
 
   [[nodiscard]] const array_metadata& metadata() const noexcept { return meta_; }
   [[nodiscard]] const std::vector<std::uint64_t>& shape() const noexcept { return meta_.shape; }
@@ -121,8 +129,8 @@ class array {
 
   // The store key of a chunk ("a/b/c/0/1").
   [[nodiscard]] std::string chunk_key(std::span<const std::uint64_t> chunk_index) const;
-  // A whole chunk, decoded (fill value when absent; an error when there is none, a Zarr v2
-  // `"fill_value": null`).
+  // A whole chunk, decoded (fill value when absent; with a Zarr v2 `"fill_value": null`, zeros,
+  // or an error when opened strict).
   [[nodiscard]] bytes read_chunk(std::span<const std::uint64_t> chunk_index) const;
   // The index of the chunk that a store key names; nothing for any other key.
   [[nodiscard]] std::optional<std::vector<std::uint64_t>> chunk_index_of(std::string_view key) const;
@@ -152,7 +160,8 @@ class array {
   // A caller's view for region r: its shape, element size and no element sharing bytes.
   void check_view(const region& r, const const_array_view& v, std::string_view what) const;
   void write_metadata() const;
-  // Throws not_found when the array has no fill value (for a missing chunk, which has no value).
+  // Throws not_found when the array has no fill value and was opened strict (for a missing
+  // chunk, which then has no value).
   void check_fill_value() const;
   // The shape of a chunk (with a rectilinear grid, chunks differ) and the chain that encodes it.
   [[nodiscard]] std::vector<std::uint64_t> chunk_shape_of(std::span<const std::uint64_t> chunk_index) const;
@@ -189,6 +198,7 @@ class array {
   std::string path_;
   array_metadata meta_;
   std::vector<grid_axis> grid_;
+  bool strict_fill_value_ = false;
   std::shared_ptr<const codec_chain> chain_;
   // With a rectilinear grid: a chain per chunk shape, all resolved when the array is opened.
   std::map<std::vector<std::uint64_t>, std::shared_ptr<const codec_chain>> chains_;

@@ -291,7 +291,7 @@ int run_write(std::span<const std::string_view> argv) {
   const auto input = args.get("--input");
   if (!input) throw usage_error("zarr3 write: missing --input FILE (see zarr3 help write)");
   const auto format = parse_format(args.get("--format"), *input);
-  auto a = zarr::array::open(open_store(where, false), where.node);
+  auto a = zarr::array::open(open_store(where, false), where.node, array_open_options());
   const auto r = region_of(args, a);
   const auto type = a.type();
   const auto size = a.metadata().element_size();
@@ -371,7 +371,7 @@ int run_read(std::span<const std::string_view> argv) {
   const auto output = args.get("--output");
   const bool to_file = output && *output != "-";
   const auto format = parse_format(args.get("--format"), to_file ? *output : std::string());
-  const auto a = zarr::array::open(open_store(where, false), where.node);
+  const auto a = zarr::array::open(open_store(where, false), where.node, array_open_options());
   const auto r = region_of(args, a);
   const auto type = a.type();
   const auto size = a.metadata().element_size();

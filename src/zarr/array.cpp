@@ -195,16 +195,19 @@ array array::create(std::shared_ptr<store> s, std::string_view path, const array
   return a;
 }
 
-array array::open(std::shared_ptr<store> s, std::string_view path) {
+array array::open(std::shared_ptr<store> s, std::string_view path, const open_options& options) {
   auto node = read_node_metadata(*s, path);
   auto* meta = std::get_if<array_metadata>(&node);
   if (meta == nullptr) throw error(errc::not_found, "node " + node_name_for_errors(path) + ": expected an array, got a group");
-  return array(std::move(s), std::string(path), std::move(*meta));
+  array a(std::move(s), std::string(path), std::move(*meta));
+  a.strict_fill_value_ = options.strict_fill_value;
+  return a;
 }
 
 void array::check_fill_value() const {
-  if (meta_.no_fill_value)
-    throw error(errc::not_found, "expected a stored chunk (the array has no fill value, \"fill_value\": null), got none");
+  if (meta_.no_fill_value && strict_fill_value_)
+    throw error(errc::not_found, "expected a stored chunk (the array has no fill value, \"fill_value\": null, "
+                                 "and was opened strict), got none");
 }
 
 void array::write_metadata() const { write_documents(*store_, path_, meta_); }
