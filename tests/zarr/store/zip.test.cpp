@@ -152,6 +152,29 @@ BOOST_AUTO_TEST_CASE(the_interop_corpus_zipped_by_python_reads_equal_to_the_dire
   BOOST_TEST((*z8->get("zarr.json", zarr::byte_range{2, 5}) == *d->get("zarr.json", zarr::byte_range{2, 5})));
 }
 
+BOOST_AUTO_TEST_CASE(reads_pythons_zip64_deflated_and_commented_archives) {
+  // The zip_directory fuzz target's seeds, written by Python's zipfile (force_zip64, a comment).
+  const char* seeds = std::getenv("ZARR_ZIP_SEEDS");
+  BOOST_TEST_REQUIRE(seeds != nullptr);
+  std::vector<std::byte> ramp(40);
+  for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = static_cast<std::byte>(i);
+  const std::string group = R"({"zarr_format": 3, "node_type": "group"})";
+  for (const char* name : {"stored.zip", "deflated.zip", "zip64.zip"}) {
+    BOOST_TEST_CONTEXT(name) {
+      const zarr::zip_store z(fs::path(seeds) / name);
+      BOOST_TEST(z.list("") == (std::vector<std::string>{"a/c/0", "zarr.json"}), boost::test_tools::per_element());  // "a/" is a folder
+      const auto c = *z.get("a/c/0");
+      BOOST_TEST(std::vector<std::byte>(c.begin(), c.end()) == ramp);
+      const auto j = *z.get("zarr.json");
+      BOOST_TEST(std::string(reinterpret_cast<const char*>(j.data()), j.size()) == group);
+      const auto part = *z.get("a/c/0", zarr::byte_range{5, 3});
+      BOOST_TEST(std::to_integer<int>(part.at(0)) == 5);
+      BOOST_TEST(std::to_integer<int>(part.at(2)) == 7);
+      ZARR_CHECK_ERROR(z.get("a/c/0", zarr::byte_range{38, 3}), zarr::errc::corrupt_chunk, "expected a byte range within 40 bytes");
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(keeps_the_store_contract_and_commits_on_flush) {
   const auto dir = zarr_test::scratch_dir();
   zarr::zip_store s(dir / "contract.zip", true);
