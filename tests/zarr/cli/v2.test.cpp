@@ -18,6 +18,35 @@ using zarr_test::zarr3;
 
 BOOST_AUTO_TEST_SUITE(cli_v2)
 
+BOOST_AUTO_TEST_CASE(zip_paths_are_zip_stores_written_when_the_command_ends) {
+  const auto dir = zarr_test::scratch_dir();
+  auto s = std::make_shared<zarr::filesystem_store>(dir / "src.zarr");
+  auto a = zarr::array_builder({5}, zarr::data_type::int16).chunk_shape({2}).create(s, "t");
+  a.write<std::int16_t>(zarr::region::all(a.shape()), std::vector<std::int16_t>{-3, 4, 5, 6, 32767});
+  const auto zip = dir / "data.zarr.zip";
+  auto r = zarr3("convert " + q(dir / "src.zarr") + "#/t " + q(zip) + "#/g/t");
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(fs::is_regular_file(zip));
+  const auto z = std::make_shared<zarr::zip_store>(zip);
+  BOOST_TEST(z->list("") == (std::vector<std::string>{"g/t/c/0", "g/t/c/1", "g/t/c/2", "g/t/zarr.json", "g/zarr.json", "zarr.json"}),
+             boost::test_tools::per_element());
+  r = zarr3("read zip://" + zip.string() + "#/g/t --format json");
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("[-3,4,5,6,32767]") != std::string::npos, r.out);
+  zarr_test::spit(dir / "in.json", "[40]");
+  r = zarr3("write " + q(zip) + "#/g/t --region 1:2 --input " + q(dir / "in.json"));
+  BOOST_TEST(r.status == 0, r.err);
+  r = zarr3("tree " + q(zip));
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("t") != std::string::npos, r.out);
+  BOOST_TEST(zarr::array::open(std::make_shared<zarr::zip_store>(zip), "g/t").read<std::int16_t>({{0}, {3}}) ==
+                 (std::vector<std::int16_t>{-3, 40, 5}),
+             boost::test_tools::per_element());
+  r = zarr3("info " + q(dir / "absent.zip") + "#/t");
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.err.find("absent.zip\": expected a zip file, got none") != std::string::npos, r.err);
+}
+
 BOOST_AUTO_TEST_CASE(info_says_what_missing_chunks_without_a_fill_value_read_as_and_the_strict_flag_refuses) {
   const auto dir = zarr_test::scratch_dir();
   const auto root = dir / "v2.zarr";
