@@ -58,7 +58,7 @@ void write_documents(store& s, std::string_view path, const Metadata& m) {
   if (m.attributes.empty()) {
     s.erase(prefix + std::string(zattrs_key));
   } else {
-    const auto attributes = serialize_metadata(m.attributes);
+    const auto attributes = serialize_v2_metadata(m.attributes);
     s.set(prefix + std::string(zattrs_key), std::as_bytes(std::span(attributes)));
   }
 }
