@@ -50,3 +50,4 @@ export import zarr.store.memory;
 export import zarr.store.filesystem;
 export import zarr.store.http;
 export import zarr.store.s3;
+export import zarr.store.zip;

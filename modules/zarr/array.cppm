@@ -54,6 +54,10 @@ struct write_options {
 // promises that no other process or machine writes the array meanwhile.
 struct array_options {
   bool single_writer = false;
+  // A Zarr v2 array with `"fill_value": null`: by default a chunk never written reads as the
+  // data type's zero ("" for strings), as zarrs and zarr-python 3 read it (docs/decisions.md
+  // 26); strict refuses such a read (not_found), the spec calling those values undefined.
+  bool strict_fill_value = false;
 };
 
 class array {
@@ -161,8 +165,8 @@ class array {
 
   // The store key of a chunk ("a/b/c/0/1").
   [[nodiscard]] std::string chunk_key(std::span<const std::uint64_t> chunk_index) const;
-  // A whole chunk, decoded (fill value when absent; an error when there is none, a Zarr v2
-  // `"fill_value": null`).
+  // A whole chunk, decoded (fill value when absent; with a Zarr v2 `"fill_value": null`, zeros,
+  // or an error when opened strict).
   [[nodiscard]] bytes read_chunk(std::span<const std::uint64_t> chunk_index) const;
   // The index of the chunk that a store key names; nothing for any other key.
   [[nodiscard]] std::optional<std::vector<std::uint64_t>> chunk_index_of(std::string_view key) const;
@@ -185,7 +189,8 @@ class array {
   // A caller's view for region r: its shape, element size and no element sharing bytes.
   void check_view(const region& r, const const_array_view& v, std::string_view what) const;
   void write_metadata() const;
-  // Throws not_found when the array has no fill value (for a missing chunk, which has no value).
+  // Throws not_found when the array has no fill value and was opened strict (for a missing
+  // chunk, which then has no value).
   void check_fill_value() const;
   // The shape of a chunk (with a rectilinear grid, chunks differ) and the chain that encodes it.
   [[nodiscard]] std::vector<std::uint64_t> chunk_shape_of(std::span<const std::uint64_t> chunk_index) const;

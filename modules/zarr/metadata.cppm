@@ -117,6 +117,13 @@ using node_metadata = std::variant<array_metadata, group_metadata>;
     const boost::json::object& document,
     std::span<const std::pair<std::string_view, std::string>> raw_members = {});
 
+// The text of a Zarr v2 document (.zarray, .zgroup, .zattrs, .zmetadata): serialize_metadata's,
+// every character past ASCII written as a \u escape, as Python's json.dumps writes it
+// (zarr-python 2 reads these files as ASCII). Every v2 document we write goes through it.
+[[nodiscard]] std::string serialize_v2_metadata(
+    const boost::json::object& document,
+    std::span<const std::pair<std::string_view, std::string>> raw_members = {});
+
 // The file names of a node's documents in each version.
 inline constexpr std::string_view zarr_json_key = "zarr.json", zarray_key = ".zarray", zgroup_key = ".zgroup",
                                   zattrs_key = ".zattrs";

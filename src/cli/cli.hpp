@@ -52,7 +52,8 @@ struct command_syntax {
 
 // PATH: a store, optionally followed by "#" and a node path inside it. The store is a
 // directory, s3://bucket[/prefix] (endpoint, region and credentials from --endpoint and the
-// AWS_* environment) or http(s)://host/path (read only).
+// AWS_* environment), http(s)://host/path (read only), or a zip file: zip://FILE or any of
+// these whose name ends in ".zip" (read only in a bucket or over HTTP).
 struct location {
   std::filesystem::path root;
   std::string node;  // "" for the root node; "a/b" otherwise
@@ -63,14 +64,24 @@ struct location {
   [[nodiscard]] bool remote() const;
 };
 [[nodiscard]] location parse_location(std::string_view text);
-// The store at `where`; `create` makes a directory when it is missing.
+// The store at `where`; `create` makes a directory (or a zip file) when it is missing. A local
+// zip file is kept open for writing: flush_zip_stores() commits what the command wrote to it.
 [[nodiscard]] std::shared_ptr<zarr::store> open_store(const location& where, bool create);
+void flush_zip_stores();
 
 // The S3 endpoint of the global option --endpoint URL ("" = AWS_ENDPOINT_URL or AWS).
 inline std::string& s3_endpoint() {
   static std::string endpoint;
   return endpoint;
 }
+// Global flag --strict-fill-value: a missing chunk of a Zarr v2 array with "fill_value": null is
+// an error rather than zeros.
+inline bool& strict_fill_value() {
+  static bool strict = false;
+  return strict;
+}
+// The options arrays are opened with (the global flags above).
+inline zarr::array_options array_open_options() { return {.strict_fill_value = strict_fill_value()}; }
 // The requests of S3 and HTTP stores under way at once, global option --in-flight N.
 inline std::size_t& requests_in_flight() {
   static std::size_t n = zarr::default_max_in_flight;

@@ -84,8 +84,34 @@ bool location::remote() const {
   return text.starts_with("s3://") || text.starts_with("http://") || text.starts_with("https://");
 }
 
+std::vector<std::shared_ptr<zarr::zip_store>>& zip_stores() {
+  static std::vector<std::shared_ptr<zarr::zip_store>> stores;
+  return stores;
+}
+
+void flush_zip_stores() {
+  for (const auto& z : zip_stores()) z->flush();
+  zip_stores().clear();
+}
+
 std::shared_ptr<zarr::store> open_store(const location& where, bool create) {
   const std::string text = where.root.string();
+  // zip://FILE (or zip://URL), or a FILE or URL whose name ends in ".zip": a zip store.
+  if (text.starts_with("zip://") || text.ends_with(".zip")) {
+    const auto file = text.starts_with("zip://") ? text.substr(6) : text;
+    if (file.empty()) throw usage_error("PATH \"" + text + "\": expected zip://FILE");
+    const location inner{.root = file, .node = {}};
+    if (inner.remote()) {  // a zip in a bucket or on a web server: read by ranges, read only
+      const auto slash = file.rfind('/');
+      const location folder{.root = file.substr(0, slash), .node = {}};
+      return std::make_shared<zarr::zip_store>(open_store(folder, false), file.substr(slash + 1));
+    }
+    if (!create && !std::filesystem::is_regular_file(file))
+      throw zarr::error(zarr::errc::not_found, "store \"" + file + "\": expected a zip file, got none");
+    auto z = std::make_shared<zarr::zip_store>(std::filesystem::path(file), true);
+    zip_stores().push_back(z);
+    return z;
+  }
   if (text.starts_with("s3://")) {
     const auto rest = std::string_view(text).substr(5);
     const auto slash = rest.find('/');

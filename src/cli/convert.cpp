@@ -291,7 +291,7 @@ int run_convert(std::span<const std::string_view> argv) {
   const auto src_at = parse_location(args.positionals[0]);
   const auto dst_at = parse_location(args.positionals[1]);
   current_target() = src_at.display() + " -> " + dst_at.display();
-  const auto src = zarr::array::open(open_store(src_at, false), src_at.node);
+  const auto src = zarr::array::open(open_store(src_at, false), src_at.node, array_open_options());
 
   auto meta = src.metadata();
   const auto from = src.type();
@@ -457,6 +457,10 @@ int run_convert(std::span<const std::string_view> argv) {
               << (meta.no_fill_value ? std::string()
                                      : ", so they read as the fill value " + fill_text(meta))
               << "\n";
+  if (to_v2 && meta.v2.compressor.is_object())
+    std::cout << "note: netCDF readers without compression filters (Debian's netcdf-c, ncdump, nccopy) read this "
+                 "compressed array as garbage without an error; for them, convert with --codecs FILE holding "
+                 "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]\n";
   if (migrated)
     std::cout << "migrated numcodecs.fixedscaleoffset to scale_offset + cast_value; largest change of a value: "
               << largest_change << "\n";

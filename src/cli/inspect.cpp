@@ -67,6 +67,15 @@ std::string fill_value_text(const zarr::array_metadata& m) {
                                           : zarr::fill_value_to_json_text(m.fill_value);
 }
 
+// What a chunk never written reads as when the array has no fill value (Zarr v2 null).
+std::string missing_chunks_text(const zarr::array_metadata& m) {
+  if (!m.no_fill_value) return "";
+  if (strict_fill_value()) return " (missing chunks are refused: --strict-fill-value)";
+  return zarr::is_variable_length(m.type) || m.type == zarr::data_type::fixed_length_utf32
+             ? " (missing chunks read as \"\", the type's zero; --strict-fill-value refuses them)"
+             : " (missing chunks read as the type's zero; --strict-fill-value refuses them)";
+}
+
 void print_array_info(const location& where, const zarr::array& a, bool as_json) {
   const auto& m = a.metadata();
   const auto s = summarize(a);
@@ -84,6 +93,7 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
     o["grid_shape"] = json::value_from(m.grid_shape());
     o["chunk_key_encoding"] = m.key_encoding.to_json();
     o["fill_value"] = nullptr;  // replaced by its exact text below
+    if (m.no_fill_value) o["missing_chunks_read_as"] = strict_fill_value() ? json::value(nullptr) : json::value("zero");
     o["codecs"] = codecs;
     if (m.dimension_names) {
       json::array names;
@@ -116,7 +126,7 @@ void print_array_info(const location& where, const zarr::array& a, bool as_json)
             << (m.rectilinear ? "  chunk grid       " : "  chunk shape      ") << chunk_grid_text(m) << " (grid " << shape_text(m.grid_shape()) << ", "
             << s.chunks_total << " chunks)\n"
             << "  chunk keys       " << key_encoding_text(m.key_encoding) << "\n"
-            << "  fill value       " << fill_value_text(m) << "\n";
+            << "  fill value       " << fill_value_text(m) << missing_chunks_text(m) << "\n";
   bool first = true;
   for (const auto& c : codecs.as_array()) {
     const auto* config = c.as_object().if_contains("configuration");
@@ -152,7 +162,7 @@ int run_info(std::span<const std::string_view> argv) {
   const auto store = open_store(where, false);
   const auto node = zarr::read_node_metadata(*store, where.node);
   if (std::holds_alternative<zarr::array_metadata>(node)) {
-    print_array_info(where, zarr::array::open(store, where.node), args.has("--json"));
+    print_array_info(where, zarr::array::open(store, where.node, array_open_options()), args.has("--json"));
     return exit_ok;
   }
   const auto g = zarr::group::open(store, where.node);
@@ -258,7 +268,7 @@ int run_verify(std::span<const std::string_view> argv) {
     try {
       node = zarr::read_node_metadata(*store, path);
       if (std::holds_alternative<zarr::array_metadata>(*node)) {
-        auto a = zarr::array::open(store, path);
+        auto a = zarr::array::open(store, path, array_open_options());
         auto keys = stored_chunk_keys(a);
         total += keys.size();
         arrays.emplace_back(std::move(a), std::move(keys));

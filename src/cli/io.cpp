@@ -292,7 +292,9 @@ int run_write(std::span<const std::string_view> argv) {
   const auto input = args.get("--input");
   if (!input) throw usage_error("zarr3 write: missing --input FILE (see zarr3 help write)");
   const auto format = parse_format(args.get("--format"), *input);
-  auto a = zarr::array::open(open_store(where, false), where.node, {.single_writer = args.has("--single-writer")});
+  auto options = array_open_options();
+  options.single_writer = args.has("--single-writer");
+  auto a = zarr::array::open(open_store(where, false), where.node, options);
   const auto r = region_of(args, a);
   const auto type = a.type();
   const auto size = a.metadata().element_size();
@@ -372,7 +374,7 @@ int run_read(std::span<const std::string_view> argv) {
   const auto output = args.get("--output");
   const bool to_file = output && *output != "-";
   const auto format = parse_format(args.get("--format"), to_file ? *output : std::string());
-  const auto a = zarr::array::open(open_store(where, false), where.node);
+  const auto a = zarr::array::open(open_store(where, false), where.node, array_open_options());
   const auto r = region_of(args, a);
   const auto type = a.type();
   const auto size = a.metadata().element_size();

@@ -50,6 +50,19 @@ std::optional<std::string_view> take_global_option(std::vector<std::string_view>
   return value;
 }
 
+// Takes every global flag `name` (anywhere before a "--") out of `args`; whether there was one.
+bool take_global_flag(std::vector<std::string_view>& args, std::string_view name) {
+  bool found = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--") break;
+    if (args[i] != name) continue;
+    args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+    --i;
+    found = true;
+  }
+  return found;
+}
+
 // A whole number from 1 to `most` given to global option `name`.
 std::size_t count_option(std::string_view name, std::string_view value, std::size_t most) {
   std::size_t n = 0;
@@ -62,8 +75,10 @@ std::size_t count_option(std::string_view name, std::string_view value, std::siz
 
 // The global options: --threads N (the threads a command's reads and writes use at most),
 // --endpoint URL (the S3 endpoint of s3:// paths) and --in-flight N (the requests to S3 or
-// HTTP stores under way at once).
+// HTTP stores under way at once); --strict-fill-value (a missing chunk of a Zarr v2 array
+// without a fill value is an error, not zeros).
 void take_global_options(std::vector<std::string_view>& args) {
+  if (take_global_flag(args, "--strict-fill-value")) strict_fill_value() = true;
   if (const auto value = take_global_option(args, "--threads")) zarr::set_concurrency(count_option("--threads", *value, 1024));
   if (const auto value = take_global_option(args, "--in-flight")) requests_in_flight() = count_option("--in-flight", *value, 1024);
   if (const auto value = take_global_option(args, "--endpoint")) s3_endpoint() = std::string(*value);
@@ -111,7 +126,9 @@ int main(int argc, char** argv) {
   try {
     take_global_options(args);
     command = args.empty() ? std::string() : std::string(args[0]);
-    return dispatch(args);
+    const auto status = dispatch(args);
+    flush_zip_stores();
+    return status;
   } catch (const usage_error& e) {
     std::cerr << e.what() << "\n";
     return exit_usage;

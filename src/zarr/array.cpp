@@ -58,7 +58,7 @@ void write_documents(store& s, std::string_view path, const Metadata& m) {
   if (m.attributes.empty()) {
     s.erase(prefix + std::string(zattrs_key));
   } else {
-    const auto attributes = serialize_metadata(m.attributes);
+    const auto attributes = serialize_v2_metadata(m.attributes);
     s.set(prefix + std::string(zattrs_key), std::as_bytes(std::span(attributes)));
   }
 }
@@ -238,8 +238,9 @@ array array::open(std::shared_ptr<store> s, std::string_view path, const array_o
 }
 
 void array::check_fill_value() const {
-  if (meta_.no_fill_value)
-    throw error(errc::not_found, "expected a stored chunk (the array has no fill value, \"fill_value\": null), got none");
+  if (meta_.no_fill_value && options_.strict_fill_value)
+    throw error(errc::not_found, "expected a stored chunk (the array has no fill value, \"fill_value\": null, "
+                                 "and was opened strict), got none");
 }
 
 void array::write_metadata() const { write_documents(*store_, path_, meta_); }

@@ -475,7 +475,7 @@ group_metadata group_metadata::parse(const json::value& v) {
 }
 
 std::string group_metadata::to_text() const {
-  if (zarr_format == 2) return serialize_metadata(json::object{{"zarr_format", 2}});
+  if (zarr_format == 2) return serialize_v2_metadata(json::object{{"zarr_format", 2}});
   return serialize_metadata(to_json());
 }
 
@@ -694,10 +694,15 @@ std::string zarray_text(const array_metadata& m) {
                     : is_sized(m.type)           ? v2_sized_fill_value_text(m.fill_value, m.type_spec(), m.v2.byte_order)
                     : is_time(m.type) ? std::to_string(m.fill_value.as<std::int64_t>())  // zarr-python 2 writes NaT so
                                       : fill_value_to_json_text(m.fill_value)};
-  return ascii_json(serialize_metadata(o, std::span(&fill, 1)));
+  return serialize_v2_metadata(o, std::span(&fill, 1));
 }
 
 }  // namespace
+
+std::string serialize_v2_metadata(const json::object& document,
+                                  std::span<const std::pair<std::string_view, std::string>> raw_members) {
+  return ascii_json(serialize_metadata(document, raw_members));
+}
 
 group_metadata group_metadata::parse_v2(std::string_view text, json::object attributes) {
   return in_v2_file(zgroup_key, [&] {

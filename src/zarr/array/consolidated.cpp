@@ -200,7 +200,7 @@ std::size_t consolidate_metadata(const std::shared_ptr<store>& s, std::string_vi
     for (const auto& [relative, documents] : nodes)
       for (const auto& [key, doc] : documents) metadata[relative + "/" + key] = doc;
     set_text(*s, prefix + std::string(zmetadata_key),
-             serialize_metadata(json::object{{"metadata", std::move(metadata)}, {"zarr_consolidated_format", 1}}));
+             serialize_v2_metadata(json::object{{"metadata", std::move(metadata)}, {"zarr_consolidated_format", 1}}));
     return nodes.size();
   }
   json::object metadata;

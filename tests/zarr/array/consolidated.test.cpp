@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -363,6 +364,33 @@ BOOST_AUTO_TEST_CASE(refuses_malformed_consolidated_metadata_naming_what_is_wron
   // Nothing to read.
   ZARR_CHECK_ERROR(zarr::open_consolidated(std::make_shared<zarr::memory_store>()), zarr::errc::not_found,
                    R"(group "/": expected consolidated metadata, got no zarr.json or .zmetadata)");
+
+BOOST_AUTO_TEST_CASE(v2_attributes_and_consolidated_metadata_are_written_in_ascii_that_zarr_python_2_reads) {
+  const auto dir = zarr_test::scratch_dir();
+  auto s = std::make_shared<zarr::filesystem_store>(dir / "v2.zarr");
+  const std::string title = "temp\u00e9rature \U0001F321";  // é and a character past U+FFFF
+  zarr::group::create(s, "", {{"title", title}}, false, 2);
+  zarr::array::create(s, "t", zarr::array_metadata::parse_v2(R"({"chunks": [2], "compressor": null, "dtype": "<u1",
+      "fill_value": 0, "filters": null, "order": "C", "shape": [2], "zarr_format": 2})", {{"units", "\u00b0C"}}));
+  BOOST_TEST(zarr::consolidate_metadata(s) == 1u);
+  for (const auto* key : {".zattrs", "t/.zattrs", ".zmetadata", "t/.zarray", ".zgroup"}) {
+    const auto text = zarr_test::file_text(dir / "v2.zarr" / key);
+    BOOST_TEST(std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }), key << ": " << text);
+  }
+  BOOST_TEST(zarr_test::file_text(dir / "v2.zarr" / ".zattrs").find(R"(temp\u00e9rature \ud83c\udf21)") != std::string::npos);
+  BOOST_TEST(std::string(zarr::group::open(s, "").metadata().attributes.at("title").as_string()) == title);
+  // zarr-python 2 reads both, its consolidated metadata too.
+  const char* python = std::getenv("ZARR_PYTHON2");
+  if (python == nullptr) return zarr_test::peer_missing("ZARR_PYTHON2 unset");
+  const std::string code = "import sys, zarr; g = zarr.open_consolidated(sys.argv[1], mode='r'); "
+                           "print(ascii([g.attrs['title'], g['t'].attrs['units'], zarr.open_group(sys.argv[1], mode='r').attrs['title']]))";
+  FILE* pipe = popen((std::string(python) + " -c \"" + code + "\" '" + (dir / "v2.zarr").string() + "'").c_str(), "r");
+  BOOST_TEST_REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  std::string out;
+  while (const auto n = std::fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  BOOST_TEST_REQUIRE(pclose(pipe) == 0);
+  BOOST_TEST(out == "['temp\\xe9rature \\U0001f321', '\\xb0C', 'temp\\xe9rature \\U0001f321']\n");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

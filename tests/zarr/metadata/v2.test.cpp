@@ -361,16 +361,21 @@ BOOST_AUTO_TEST_CASE(opens_v2_nodes_by_their_documents_and_reads_the_spec_exampl
   ZARR_CHECK_ERROR(zarr::array::open(s, "c"), zarr::errc::invalid_metadata, "node \"/c\": .zarray: shape: expected a value");
 }
 
-BOOST_AUTO_TEST_CASE(refuses_to_invent_values_for_missing_chunks_without_a_fill_value) {
+BOOST_AUTO_TEST_CASE(missing_chunks_without_a_fill_value_read_as_zero_unless_opened_strict) {
   auto s = store_with({{"n/.zarray", R"({"chunks": [2], "compressor": null, "dtype": "<u2", "fill_value": null,
                                          "filters": null, "order": "C", "shape": [4], "zarr_format": 2})"}});
   auto a = zarr::array::open(s, "n");
-  a.write<std::uint16_t>({{0}, {2}}, std::vector<std::uint16_t>{0, 0});  // stored although zeros
+  a.write<std::uint16_t>({{0}, {2}}, std::vector<std::uint16_t>{0, 7});  // stored although a chunk could be zeros
+  a.write<std::uint16_t>({{0}, {2}}, std::vector<std::uint16_t>{0, 0});
   BOOST_TEST(s->get("n/0").has_value());
-  BOOST_TEST(a.read<std::uint16_t>({{0}, {2}}) == (std::vector<std::uint16_t>{0, 0}), boost::test_tools::per_element());
-  ZARR_CHECK_ERROR(a.read<std::uint16_t>({{1}, {3}}), zarr::errc::not_found,
-                   "array \"/n\", chunk \"n/1\": expected a stored chunk (the array has no fill value, \"fill_value\": null)");
-  ZARR_CHECK_ERROR(a.read_chunk(std::vector<std::uint64_t>{1}), zarr::errc::not_found, "chunk \"n/1\"");
+  BOOST_TEST(a.read<std::uint16_t>({{0}, {4}}) == (std::vector<std::uint16_t>{0, 0, 0, 0}), boost::test_tools::per_element());
+  BOOST_TEST(!s->get("n/1").has_value());
+  const auto strict = zarr::array::open(s, "n", {.strict_fill_value = true});
+  BOOST_TEST(strict.read<std::uint16_t>({{0}, {2}}) == (std::vector<std::uint16_t>{0, 0}), boost::test_tools::per_element());
+  ZARR_CHECK_ERROR(strict.read<std::uint16_t>({{1}, {3}}), zarr::errc::not_found,
+                   "array \"/n\", chunk \"n/1\": expected a stored chunk (the array has no fill value, \"fill_value\": null, "
+                   "and was opened strict), got none");
+  ZARR_CHECK_ERROR(strict.read_chunk(std::vector<std::uint64_t>{1}), zarr::errc::not_found, "chunk \"n/1\"");
 }
 
 BOOST_AUTO_TEST_CASE(writes_v2_arrays_and_groups_that_read_back) {
