@@ -364,6 +364,7 @@ BOOST_AUTO_TEST_CASE(refuses_malformed_consolidated_metadata_naming_what_is_wron
   // Nothing to read.
   ZARR_CHECK_ERROR(zarr::open_consolidated(std::make_shared<zarr::memory_store>()), zarr::errc::not_found,
                    R"(group "/": expected consolidated metadata, got no zarr.json or .zmetadata)");
+}
 
 BOOST_AUTO_TEST_CASE(v2_attributes_and_consolidated_metadata_are_written_in_ascii_that_zarr_python_2_reads) {
   const auto dir = zarr_test::scratch_dir();
