@@ -27,8 +27,9 @@ struct pool {
       ++idle;
       work.wait(lock, [&] { return !queue.empty() || threads > limit; });
       --idle;
-      if (queue.empty()) {  // the limit went down: fewer threads from now on
+      if (threads > limit) {  // the limit went down: fewer threads from now on, before any task
         --threads;
+        if (!queue.empty()) work.notify_one();  // the wake-up this thread took goes on
         return;
       }
       auto task = std::move(queue.front());
