@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 #include <streambuf>
+#include <memory>
 #include <utility>
 #include <variant>
 #include "cli.hpp"
@@ -292,9 +293,11 @@ int run_write(std::span<const std::string_view> argv) {
   const auto input = args.get("--input");
   if (!input) throw usage_error("zarr3 write: missing --input FILE (see zarr3 help write)");
   const auto format = parse_format(args.get("--format"), *input);
+  auto store = open_store(where, false);
   auto options = array_open_options();
-  options.single_writer = args.has("--single-writer");
-  auto a = zarr::array::open(open_store(where, false), where.node, options);
+  // A zip file has one writer by design, this command (docs/decisions.md 67).
+  options.single_writer = args.has("--single-writer") || std::dynamic_pointer_cast<zarr::zip_store>(store) != nullptr;
+  auto a = zarr::array::open(std::move(store), where.node, options);
   const auto r = region_of(args, a);
   const auto type = a.type();
   const auto size = a.metadata().element_size();
