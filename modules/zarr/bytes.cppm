@@ -104,6 +104,11 @@ class chunk_reader {
   [[nodiscard]] virtual bool ranges_read_whole() const noexcept { return false; }
 };
 
+// Byte ranges of one value at most this far apart are read with one request: reading the gap
+// costs less than another request (a system call; on object storage, a round trip)
+// (docs/decisions.md 38).
+inline constexpr std::uint64_t range_merge_gap = std::uint64_t{64} << 10;
+
 // An id for chunk_reader::derived, unique in the process and never reused (a codec's
 // address could be, by a codec that derives something else).
 class derivation_owner {

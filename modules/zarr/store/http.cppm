@@ -48,7 +48,8 @@ struct request_counts {
   std::uint64_t connections = 0;
 };
 
-// How many requests of one batch a store keeps in flight at once, unless its options say.
+// How many requests a store keeps in flight at once (all its threads together), unless its
+// options say.
 inline constexpr std::size_t default_max_in_flight = 64;
 
 // "bytes 10-19/100" of a 206 answer: first and last byte, and the whole size when known.
@@ -102,9 +103,11 @@ struct aws_signing {
   std::string session_token;  // sent as x-amz-security-token when set
 };
 
-// Sends requests through libcurl's multi interface, up to `max_in_flight` of a batch at once
-// on the calling thread, keeping connections open between batches (pools of libcurl handles),
-// retrying transient failures. Safe to use from several threads.
+// Sends requests through libcurl's multi interface on the calling thread, keeping connections
+// open between batches (pools of libcurl handles), retrying transient failures. Safe to use
+// from several threads, which share one budget: at most `max_in_flight` requests of the client
+// under way at once, whichever threads' batches they belong to (a batch waiting for its first
+// request goes before further requests of batches already under way).
 class http_client {
  public:
   explicit http_client(retry_policy retry = {}, std::optional<aws_signing> signing = std::nullopt,
@@ -116,7 +119,7 @@ class http_client {
   // Sends `request` (retried as the policy says) and returns the final answer, any status;
   // the body into `body`. Throws zarr::error (io) naming `where` when no answer came.
   http_response perform(const http_request& request, bytes& body, std::string_view where) const;
-  // Sends every request of `batch`, up to max_in_flight() at once, each retried as the policy
+  // Sends every request of `batch`, within the client's budget, each retried as the policy
   // says (its own tries and time limit, from its first try). done(i), when given, is called
   // on this thread as exchange i gets its final answer (any status), one call at a time.
   // Exchanges are first sent in index order; `ready(i)`, when given, is asked before exchange
@@ -198,7 +201,7 @@ class remote_store : public store {
 
 struct http_options {
   retry_policy retry{};
-  std::size_t max_in_flight = default_max_in_flight;  // requests of a batch under way at once (at least 1)
+  std::size_t max_in_flight = default_max_in_flight;  // requests under way at once, all threads (at least 1)
 };
 
 // A read-only store of the values below a URL ("https://host/data.zarr": key "a/zarr.json" is

@@ -36,8 +36,8 @@ struct s3_options {
   // virtual-hosted (bucket.endpoint/key) when set, as AWS prefers.
   bool virtual_hosted = false;
   retry_policy retry{};
-  // Requests of a batch (an array's chunks) under way at once, apart from the threads that
-  // encode and decode (at least 1).
+  // Requests under way at once, all threads and batches of the store together, apart from
+  // the threads that encode and decode (at least 1).
   std::size_t max_in_flight = default_max_in_flight;
 };
 

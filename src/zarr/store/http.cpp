@@ -7,6 +7,7 @@ module;
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -135,6 +136,44 @@ struct http_client::pool {
     const std::lock_guard lock(mutex);
     idle_multi.push_back(m);
   }
+
+  // One budget of requests under way for every thread that uses the client (the batches of
+  // concurrent reads and writes share it): at most `limit` at once. A batch with none under way
+  // waits for a place, first come first served; a batch with some under way takes another only
+  // while no other batch waits, so that none starves. A batch started on a thread whose batch
+  // is already running (a request made from inside that batch's callback) is never made to
+  // wait: it would wait for places that only its own thread can free.
+  bool acquire(std::size_t limit, bool may_wait, bool nested) {
+    std::unique_lock lock(budget_mutex);
+    if (!nested) {
+      if (!may_wait) {
+        if (waiting > 0 || sending >= limit) return false;
+      } else {
+        const auto ticket = next_ticket++;
+        ++waiting;
+        budget_freed.wait(lock, [&] { return sending < limit && ticket == serving; });
+        --waiting;
+        ++serving;
+        budget_freed.notify_all();  // the next in line may fit too
+      }
+    }
+    ++sending;
+    return true;
+  }
+  void release() {
+    {
+      const std::lock_guard lock(budget_mutex);
+      --sending;
+    }
+    budget_freed.notify_all();
+  }
+
+ private:
+  std::mutex budget_mutex;
+  std::condition_variable budget_freed;
+  std::size_t sending = 0;  // requests under way, of every batch
+  std::size_t waiting = 0;  // batches waiting for their first place
+  std::uint64_t next_ticket = 0, serving = 0;
 };
 
 namespace {
@@ -210,6 +249,10 @@ void add_header(header_list& headers, const std::string& h, std::string_view whe
 
 using clock_type = std::chrono::steady_clock;
 
+// How many batches (perform_many) are running on this thread: more than one when a batch's
+// callback sends requests of its own.
+thread_local unsigned batches_on_this_thread = 0;
+
 // One exchange of a batch while it is being sent and retried.
 struct exchange_state {
   header_list headers;
@@ -278,6 +321,7 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
         curl_multi_remove_handle(multi, r.first);
         p.give_back(r.first);
         --in_flight;
+        p.release();
       }
       p.give_back_multi(multi);
     }
@@ -363,6 +407,7 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
     curl_multi_remove_handle(lease.multi, h);
     std::erase_if(lease.running, [h](const auto& r) { return r.first == h; });
     --in_flight_;
+    pool_->release();
     pool_->give_back(h);
     st.response.status = status;
 
@@ -400,21 +445,41 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
     retries.emplace(now + delay, i);
   };
 
+  // A place in the client's budget (shared with other threads' batches), then the try.
+  const struct on_this_thread {
+    on_this_thread() { ++batches_on_this_thread; }
+    ~on_this_thread() { --batches_on_this_thread; }
+    on_this_thread(const on_this_thread&) = delete;
+    on_this_thread& operator=(const on_this_thread&) = delete;
+  } counted;
+  const bool nested = batches_on_this_thread > 1;
+  const auto place = [&] {
+    return lease.running.size() < max_in_flight_ && pool_->acquire(max_in_flight_, lease.running.empty(), nested);
+  };
+  const auto start_placed = [&](std::size_t i) {
+    try {
+      start(i);
+    } catch (...) {
+      pool_->release();
+      throw;
+    }
+  };
   std::size_t next = 0;
   for (;;) {
     const auto now = clock_type::now();
-    while (lease.running.size() < max_in_flight_ && !retries.empty() && retries.top().first <= now) {
+    while (!retries.empty() && retries.top().first <= now && place()) {
       const auto i = retries.top().second;
       retries.pop();
-      start(i);
+      start_placed(i);
     }
     bool waiting_for_ready = false;
-    while (lease.running.size() < max_in_flight_ && next < batch.size()) {
+    while (next < batch.size() && place()) {
       if (ready && !ready(next)) {
+        pool_->release();
         waiting_for_ready = true;
         break;
       }
-      start(next++);
+      start_placed(next++);
     }
     if (lease.running.empty()) {
       if (retries.empty() && next == batch.size()) return;  // every exchange is done

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <future>
+#include <span>
 #include <memory>
 #include <string>
 #include <thread>
@@ -255,6 +257,43 @@ BOOST_AUTO_TEST_CASE(an_array_keeps_many_requests_in_flight_with_one_decoding_th
       BOOST_TEST(s->list("a/c/").empty());
     }
   }
+}
+
+// The threads that use one store share its budget of requests in flight: 8 threads reading 64
+// chunks each, and then 32 asynchronous reads started at once, never have more than
+// max_in_flight (4) requests under way together (each thread alone would keep 4), and every
+// value read is right.
+BOOST_AUTO_TEST_CASE(threads_and_asynchronous_reads_share_one_budget_of_requests_in_flight) {
+  auto o = zarr_test::fresh_bucket("budget");
+  if (!o) return;
+  o->max_in_flight = 4;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  const auto values = iota_values(256 * 256);
+  auto a = zarr::array_builder({256, 256}, zarr::data_type::uint16).chunk_shape({32, 32}).create(s, "a");
+  a.write<std::uint16_t>(zarr::region::all(a.shape()), values);
+
+  s->reset_requests();
+  std::vector<std::vector<std::uint16_t>> seen(8);
+  {
+    std::vector<std::jthread> readers;
+    for (std::size_t t = 0; t < seen.size(); ++t)
+      readers.emplace_back([&, t] { seen[t] = zarr::array::open(s, "a").read<std::uint16_t>(zarr::region::all(a.shape())); });
+  }
+  auto n = s->requests();
+  BOOST_TEST(n.get == 8u * 65u);
+  BOOST_TEST(n.peak_in_flight <= 4u);
+  for (const auto& v : seen) BOOST_TEST(v == values, boost::test_tools::per_element());
+
+  s->reset_requests();
+  std::vector<std::vector<std::uint16_t>> rows(32, std::vector<std::uint16_t>(8 * 256));
+  std::vector<std::future<void>> pending;
+  for (std::uint64_t i = 0; i < rows.size(); ++i)
+    pending.push_back(a.read_async(zarr::region{{i * 8, 0}, {(i + 1) * 8, 256}}, std::as_writable_bytes(std::span(rows[i]))));
+  for (auto& f : pending) f.get();
+  n = s->requests();
+  BOOST_TEST(n.peak_in_flight <= 4u);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    BOOST_TEST(std::equal(rows[i].begin(), rows[i].end(), values.begin() + static_cast<std::ptrdiff_t>(i * 8 * 256)));
 }
 
 // A batch that meets an absent chunk reads it as the fill value; a failing request stops the

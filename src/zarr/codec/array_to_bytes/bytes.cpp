@@ -256,10 +256,6 @@ error bytes_codec::bad_element(std::uint64_t element, const std::string& expecte
 
 namespace {
 
-// Stored elements at most this many bytes apart are read with one request (as sharding's inner
-// chunks, docs/decisions.md 38): reading the gap costs less than another request.
-constexpr std::uint64_t merge_gap = std::uint64_t{64} << 10;
-
 // Reads a box of the stored C-order array: the runs of consecutive elements it spans
 // (neighbours merged), gathered into a C-order buffer of the box, then decoded in place.
 class bytes_reader final : public array_reader {
@@ -297,7 +293,7 @@ class bytes_reader final : public array_reader {
     gathered->resize(offsets.size() * static_cast<std::size_t>(run));
     for (std::size_t first = 0; first < offsets.size();) {
       auto last = first;
-      while (last + 1 < offsets.size() && offsets[last + 1] <= offsets[last] + run + merge_gap) ++last;
+      while (last + 1 < offsets.size() && offsets[last + 1] <= offsets[last] + run + range_merge_gap) ++last;
       const auto start = offsets[first];
       const auto part = source_.read(byte_range{start, offsets[last] + run - start, false});
       if (!part) {

@@ -24,9 +24,6 @@ namespace json = boost::json;
 namespace {
 
 constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
-// Inner chunks whose bytes are at most this far apart are read with one request: reading the
-// gap costs less than another request (a system call; on object storage, a round trip).
-constexpr std::uint64_t merge_gap = std::uint64_t{64} << 10;
 constexpr std::uint64_t max_inner_chunks = std::uint64_t{1} << 59;
 
 // The inner chunk shape: positive integers.
@@ -244,7 +241,7 @@ void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, cons
 // A shard read in part: its index (decoded once per stored version where the store keeps
 // versions), then the inner chunks a box meets. Inner chunks the box covers, or whose chain
 // reads them whole anyway, are fetched by where their bytes are in the shard: neighbours at most
-// merge_gap bytes apart with one request (docs/decisions.md 38). An inner chunk met in part
+// range_merge_gap bytes apart with one request (docs/decisions.md 38). An inner chunk met in part
 // whose chain reads ranges (a nested shard, `bytes` alone) is read through that chain's reader
 // over its byte range of the shard, so a nested shard reads its index and what the box needs.
 class sharding_indexed_codec::shard_reader final : public array_reader {
@@ -289,7 +286,7 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
       const auto start = fetched[first].first;
       auto end = start + index[2 * inner_of(parts[fetched[first].second]) + 1];
       auto last = first;
-      while (last + 1 < fetched.size() && fetched[last + 1].first <= end + merge_gap) {
+      while (last + 1 < fetched.size() && fetched[last + 1].first <= end + range_merge_gap) {
         ++last;
         end = std::max(end, fetched[last].first + index[2 * inner_of(parts[fetched[last].second]) + 1]);
       }
