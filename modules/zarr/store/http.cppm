@@ -2,7 +2,7 @@
 // implementations"). remote_store holds what every such store shares: GET of a whole value
 // or a byte range (RFC 9110 "Range Requests"), HEAD for sizes, snapshots pinned by ETag with
 // If-Match, bounded retries with backoff and jitter. http_store is the read-only store of a
-// URL prefix (404 = absent); zarr.store.s3 adds signing, writes and listing.
+// URL prefix (404 = absent); zarr.store.s3 adds a signer, writes and listing.
 module;
 #include <atomic>
 #include <chrono>
@@ -95,12 +95,15 @@ struct http_exchange {
   http_response response;
 };
 
-// AWS Signature Version 4 credentials, signed by libcurl (CURLOPT_AWS_SIGV4).
-struct aws_signing {
-  std::string region;
-  std::string access_key_id;
-  std::string secret_access_key;
-  std::string session_token;  // sent as x-amz-security-token when set
+// What authenticates the requests of a client that knows no scheme (zarr.store.s3 gives AWS
+// Signature Version 4). Asked on the sending thread, for every try of a request.
+class request_signer {
+ public:
+  virtual ~request_signer() = default;
+  // Headers that go with `request` besides its own (a payload hash, a session token).
+  virtual void add_headers(const http_request& request, std::vector<std::string>& headers) const = 0;
+  // Makes the try sign itself: `transfer` is its libcurl easy handle (a CURL*).
+  virtual void prepare(void* transfer) const = 0;
 };
 
 // Sends requests through libcurl's multi interface on the calling thread, keeping connections
@@ -110,7 +113,7 @@ struct aws_signing {
 // request goes before further requests of batches already under way).
 class http_client {
  public:
-  explicit http_client(retry_policy retry = {}, std::optional<aws_signing> signing = std::nullopt,
+  explicit http_client(retry_policy retry = {}, std::shared_ptr<const request_signer> signer = nullptr,
                        std::size_t max_in_flight = default_max_in_flight);
   ~http_client();
   http_client(const http_client&) = delete;
@@ -139,7 +142,7 @@ class http_client {
   struct pool;
   std::unique_ptr<pool> pool_;
   retry_policy retry_;
-  std::optional<aws_signing> signing_;
+  std::shared_ptr<const request_signer> signer_;
   std::size_t max_in_flight_;
   mutable std::atomic<std::uint64_t> get_{0}, head_{0}, put_{0}, del_{0}, retries_{0};
   mutable std::atomic<std::uint64_t> in_flight_{0}, peak_in_flight_{0}, connections_{0};

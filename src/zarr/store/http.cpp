@@ -265,8 +265,8 @@ struct exchange_state {
 
 }  // namespace
 
-http_client::http_client(retry_policy retry, std::optional<aws_signing> signing, std::size_t max_in_flight)
-    : pool_(std::make_unique<pool>()), retry_(retry), signing_(std::move(signing)),
+http_client::http_client(retry_policy retry, std::shared_ptr<const request_signer> signer, std::size_t max_in_flight)
+    : pool_(std::make_unique<pool>()), retry_(retry), signer_(std::move(signer)),
       max_in_flight_(std::max<std::size_t>(max_in_flight, 1)) {
   global_init();
 }
@@ -302,7 +302,6 @@ http_response http_client::perform(const http_request& request, bytes& body, std
 void http_client::perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done,
                                const std::function<bool(std::size_t)>& ready) const {
   if (batch.empty()) return;
-  const std::string sigv4 = signing_ ? "aws:amz:" + signing_->region + ":s3" : std::string();
   std::vector<exchange_state> state(batch.size());
   std::minstd_rand jitter(std::random_device{}());
   // Tries waiting for their time (backoff), soonest first.
@@ -336,17 +335,11 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
     if (st.attempt == 0) {
       st.first_try = clock_type::now();
       for (const auto& h : request.headers) add_header(st.headers, h, x.where);
-      if (signing_) {
-        // libcurl 7.88 neither sends nor signs a payload hash by itself: S3 needs one.
-        add_header(st.headers,
-                   is_put ? "x-amz-content-sha256: UNSIGNED-PAYLOAD"
-                          : "x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-                   x.where);
-        if (!signing_->session_token.empty())
-          add_header(st.headers, "x-amz-security-token: " + signing_->session_token, x.where);
+      if (signer_) {
+        std::vector<std::string> more;
+        signer_->add_headers(request, more);
+        for (const auto& h : more) add_header(st.headers, h, x.where);
       }
-      // (An empty "Expect:" to skip the 100-continue round trip of large PUTs would be signed
-      // by libcurl 7.88 yet not sent: the server then refuses the signature.)
       if (is_put) add_header(st.headers, "Content-Type: application/octet-stream", x.where);
       st.t = transfer{.body = x.body, .response = &st.response};
     }
@@ -377,11 +370,7 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
     } else if (!is_head && request.method != "GET") {
       curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, std::string(request.method).c_str());  // libcurl copies it
     }
-    if (signing_) {
-      curl_easy_setopt(h, CURLOPT_AWS_SIGV4, sigv4.c_str());
-      curl_easy_setopt(h, CURLOPT_USERNAME, signing_->access_key_id.c_str());
-      curl_easy_setopt(h, CURLOPT_PASSWORD, signing_->secret_access_key.c_str());
-    }
+    if (signer_) signer_->prepare(h);
     if (curl_multi_add_handle(lease.multi, h) != CURLM_OK) {
       pool_->give_back(h);
       throw error(errc::io, x.where + ": expected libcurl to take the request, got a refusal of its multi handle");
@@ -671,7 +660,7 @@ std::unique_ptr<const stored_value> remote_store::snapshot_and_read(std::string_
 // ---------------------------------------------------------------- http_store
 
 http_store::http_store(std::string base_url, http_options options)
-    : remote_store(std::make_shared<const http_client>(options.retry, std::nullopt, options.max_in_flight)),
+    : remote_store(std::make_shared<const http_client>(options.retry, nullptr, options.max_in_flight)),
       base_(std::move(base_url)) {
   while (base_.ends_with('/')) base_.pop_back();
   if (!base_.starts_with("http://") && !base_.starts_with("https://"))
