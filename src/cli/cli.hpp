@@ -68,6 +68,9 @@ struct location {
 // zip file is kept open for writing: flush_zip_stores() commits what the command wrote to it.
 [[nodiscard]] std::shared_ptr<zarr::store> open_store(const location& where, bool create);
 void flush_zip_stores();
+// The store at `where` for commands that only read: where the root group has consolidated
+// metadata (and use_consolidated()), a store that answers every node's metadata from it.
+[[nodiscard]] std::shared_ptr<zarr::store> open_store_for_reading(const location& where);
 
 // The S3 endpoint of the global option --endpoint URL ("" = AWS_ENDPOINT_URL or AWS).
 inline std::string& s3_endpoint() {
@@ -79,6 +82,12 @@ inline std::string& s3_endpoint() {
 inline bool& strict_fill_value() {
   static bool strict = false;
   return strict;
+}
+// Global flag --no-consolidated: metadata from each node's own documents, never from the root
+// group's consolidated metadata.
+inline bool& use_consolidated() {
+  static bool use = true;
+  return use;
 }
 // The options arrays are opened with (the global flags above).
 inline zarr::array_options array_open_options() { return {.strict_fill_value = strict_fill_value()}; }

@@ -94,6 +94,19 @@ void flush_zip_stores() {
   zip_stores().clear();
 }
 
+std::shared_ptr<zarr::store> open_store_for_reading(const location& where) {
+  auto s = open_store(where, false);
+  if (!use_consolidated()) return s;
+  try {
+    return zarr::open_consolidated(s);
+  } catch (const zarr::error& e) {
+    // None at the root (or no group there), or a kind this library does not know, which
+    // zarr.json marks "must_understand": false: each node's own documents then.
+    if (e.code() != zarr::errc::not_found && e.code() != zarr::errc::unsupported) throw;
+    return s;
+  }
+}
+
 std::shared_ptr<zarr::store> open_store(const location& where, bool create) {
   const std::string text = where.root.string();
   // zip://FILE (or zip://URL), or a FILE or URL whose name ends in ".zip": a zip store.

@@ -291,7 +291,7 @@ int run_convert(std::span<const std::string_view> argv) {
   const auto src_at = parse_location(args.positionals[0]);
   const auto dst_at = parse_location(args.positionals[1]);
   current_target() = src_at.display() + " -> " + dst_at.display();
-  const auto src = zarr::array::open(open_store(src_at, false), src_at.node, array_open_options());
+  const auto src = zarr::array::open(open_store_for_reading(src_at), src_at.node, array_open_options());
 
   auto meta = src.metadata();
   const auto from = src.type();

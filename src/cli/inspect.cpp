@@ -159,7 +159,7 @@ int run_info(std::span<const std::string_view> argv) {
   const auto args = parse_arguments("info", argv, {{}, {"--json"}, 1, 1});
   const auto where = parse_location(args.positionals[0]);
   current_target() = where.display();
-  const auto store = open_store(where, false);
+  const auto store = open_store_for_reading(where);
   const auto node = zarr::read_node_metadata(*store, where.node);
   if (std::holds_alternative<zarr::array_metadata>(node)) {
     print_array_info(where, zarr::array::open(store, where.node, array_open_options()), args.has("--json"));
@@ -225,7 +225,7 @@ int run_tree(std::span<const std::string_view> argv) {
   const auto args = parse_arguments("tree", argv, {{}, {}, 1, 1});
   const auto where = parse_location(args.positionals[0]);
   current_target() = where.display();
-  const auto store = open_store(where, false);
+  const auto store = open_store_for_reading(where);
   static_cast<void>(zarr::read_node_metadata(*store, where.node));  // the node itself must be valid
   bool bad = false;
   std::cout << where.display() << "  " << node_line(*store, where.node, bad) << "\n";

@@ -377,7 +377,7 @@ int run_read(std::span<const std::string_view> argv) {
   const auto output = args.get("--output");
   const bool to_file = output && *output != "-";
   const auto format = parse_format(args.get("--format"), to_file ? *output : std::string());
-  const auto a = zarr::array::open(open_store(where, false), where.node, array_open_options());
+  const auto a = zarr::array::open(open_store_for_reading(where), where.node, array_open_options());
   const auto r = region_of(args, a);
   const auto type = a.type();
   const auto size = a.metadata().element_size();

@@ -465,6 +465,43 @@ BOOST_AUTO_TEST_CASE(convert_reencodes_rechunks_and_converts_exactly) {
   BOOST_TEST(zarr3("convert " + src + " " + src).status == 2);
 }
 
+// info, read and tree take every node's metadata from the root group's consolidated metadata:
+// after the array's own zarr.json is rewritten by hand (shape 4x4), they still see the
+// consolidated one (4x5); --no-consolidated, or a consolidated kind this library does not know
+// (marked "must_understand": false), reads the array's own document.
+BOOST_AUTO_TEST_CASE(reading_commands_take_the_metadata_from_the_root_groups_consolidated_metadata) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto store = make_int_array(dir);
+  auto r = zarr3("consolidate " + q(store));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  const auto doc_path = store / "g" / "a" / "zarr.json";
+  auto doc = json::parse(zarr_test::slurp(doc_path)).as_object();
+  doc["shape"] = json::array{4, 4};
+  zarr_test::spit(doc_path, json::serialize(doc));
+
+  const auto shape_seen = [&](const std::string& flags) {
+    const auto info = zarr3(flags + "info " + q(store) + "#/g/a --json");
+    BOOST_TEST_REQUIRE(info.status == 0, info.err);
+    return json::serialize(json::parse(info.out).at("shape"));
+  };
+  BOOST_TEST(shape_seen("") == "[4,5]");
+  BOOST_TEST(shape_seen("--no-consolidated ") == "[4,4]");
+  r = zarr3("read " + q(store) + "#/g/a --format json");
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(json::parse(r.out).as_array().size() == 20u, r.out);
+  r = zarr3("--no-consolidated read " + q(store) + "#/g/a --format json");
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(json::parse(r.out).as_array().size() == 16u, r.out);
+  r = zarr3("tree " + q(store));
+  BOOST_TEST(r.status == 0, r.err);
+  BOOST_TEST(r.out.find("[4, 5]") != std::string::npos, r.out);
+
+  auto root = json::parse(zarr_test::slurp(store / "zarr.json")).as_object();
+  root["consolidated_metadata"].as_object()["kind"] = "a later kind";
+  zarr_test::spit(store / "zarr.json", json::serialize(root));
+  BOOST_TEST(shape_seen("") == "[4,4]");
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(cli_convert_legacy)

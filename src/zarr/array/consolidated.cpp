@@ -65,6 +65,22 @@ class consolidated_store final : public store {
     return inner_->get_into(key, out);
   }
   std::unique_ptr<const stored_value> snapshot(std::string_view key) const override { return inner_->snapshot(key); }
+  std::unique_ptr<const stored_value> snapshot_and_read(std::string_view key, byte_range first, bytes& part) const override {
+    return inner_->snapshot_and_read(key, first, part);
+  }
+  bool keeps_derived() const noexcept override { return inner_->keeps_derived(); }
+  // Batches are the inner store's (with its requests in flight), unless they meet a document.
+  void get_many(std::span<get_item> items, const item_done& done, const item_ready& ready) const override {
+    if (std::any_of(items.begin(), items.end(), [&](const get_item& i) { return mine(i.key); }))
+      store::get_many(items, done, ready);
+    else
+      inner_->get_many(items, done, ready);
+  }
+  void set_many(std::span<const set_item> items, const item_done& done, const item_ready& ready) override {
+    inner_->set_many(items, done, ready);
+    for (const auto& i : items) refresh(i.key);
+  }
+  std::size_t io_concurrency() const noexcept override { return inner_->io_concurrency(); }
   std::optional<std::uint64_t> size(std::string_view key) const override {
     if (!mine(key)) return inner_->size(key);
     const std::lock_guard lock(mutex_);

@@ -296,6 +296,31 @@ BOOST_AUTO_TEST_CASE(threads_and_asynchronous_reads_share_one_budget_of_requests
     BOOST_TEST(std::equal(rows[i].begin(), rows[i].end(), values.begin() + static_cast<std::ptrdiff_t>(i * 8 * 256)));
 }
 
+// A hierarchy opened through its consolidated metadata reads its documents from it and its
+// chunks as the store does, many requests in flight: one GET for the root's zarr.json, then
+// the 64 chunks side by side, at most 8 under way.
+BOOST_AUTO_TEST_CASE(an_array_opened_through_consolidated_metadata_keeps_its_requests_in_flight) {
+  auto o = zarr_test::fresh_bucket("consolidated");
+  if (!o) return;
+  o->max_in_flight = 8;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  const auto values = iota_values(256 * 256);
+  zarr::group::create(s, "");
+  auto a = zarr::array_builder({256, 256}, zarr::data_type::uint16).chunk_shape({32, 32}).create(s, "a");
+  a.write<std::uint16_t>(zarr::region::all(a.shape()), values);
+  zarr::consolidate_metadata(s);
+
+  s->reset_requests();
+  const auto c = zarr::open_consolidated(s);
+  BOOST_TEST(c->io_concurrency() == 8u);
+  BOOST_TEST(zarr::array::open(c, "a").read<std::uint16_t>(zarr::region::all(a.shape())) == values,
+             boost::test_tools::per_element());
+  const auto n = s->requests();
+  BOOST_TEST(n.get == 65u);
+  BOOST_TEST(n.peak_in_flight >= 2u);  // side by side
+  BOOST_TEST(n.peak_in_flight <= 8u);
+}
+
 // A batch that meets an absent chunk reads it as the fill value; a failing request stops the
 // batch with an error that names the array and the key.
 BOOST_AUTO_TEST_CASE(batched_reads_fill_absent_chunks_and_name_a_failing_key) {
