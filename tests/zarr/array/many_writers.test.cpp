@@ -207,7 +207,7 @@ BOOST_AUTO_TEST_CASE(sixteen_processes_writing_one_shard_or_chunk_on_a_directory
 BOOST_AUTO_TEST_CASE(sixteen_processes_writing_one_shard_or_chunk_on_the_gateway_lose_no_update_also_when_killed) {
   const auto p = gateway_place();
   if (!p) return;
-  run_rounds(*p, 8);
+  run_rounds(*p, 20);
 }
 
 // Strings (vlen-utf8) take the same read-modify-write: a few rounds, the last with kills.
