@@ -212,9 +212,12 @@ class array {
   // resize() of a variable-length array: the chunk's elements at or past `keep` (its extent
   // within the new shape) become the fill value.
   void reset_strings_outside(std::span<const std::uint64_t> chunk_index, std::span<const std::uint64_t> keep);
-  // Stores a chunk of strings, or erases it when it holds only the fill value (docs/decisions.md 25).
-  void store_strings(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::string> chunk,
-                     const write_options& options) const;
+  // Whether a chunk of these strings is erased rather than stored (docs/decisions.md 25).
+  [[nodiscard]] bool stored_as_absent(std::span<const std::string> chunk, const write_options& options) const;
+  // One read-modify-write of a chunk of strings: `change` applied to the chunk as stored (the
+  // fill value where it is missing; unless `create`, a missing chunk stays missing).
+  void update_strings(std::span<const std::uint64_t> chunk_index, const std::string& key, bool create,
+                      const write_options& options, const std::function<void(std::vector<std::string>&)>& change) const;
   // Reads the part of one chunk that `part` says into its place in `out`, the chain reading
   // from the store what it needs.
   void read_part(const cell_part& part, const array_view& out) const;

@@ -295,8 +295,7 @@ int run_write(std::span<const std::string_view> argv) {
   const auto format = parse_format(args.get("--format"), *input);
   auto store = open_store(where, false);
   auto options = array_open_options();
-  // A zip file has one writer by design, this command (docs/decisions.md 67).
-  options.single_writer = args.has("--single-writer") || std::dynamic_pointer_cast<zarr::zip_store>(store) != nullptr;
+  options.single_writer = args.has("--single-writer");
   auto a = zarr::array::open(std::move(store), where.node, options);
   const auto r = region_of(args, a);
   const auto type = a.type();

@@ -134,6 +134,11 @@ void store::fail_not_atomic(std::string_view key) const {
                                      "(the single_writer option, zarr3 --single-writer)");
 }
 
+// The waits between tries start at least as long as a try took and may grow to this many
+// tries (beyond policy.max_delay): on a store whose round trips are slow (an S3 server), the
+// writers of one busy key spread out instead of colliding again and again.
+constexpr unsigned cap_tries = 32;
+
 void store::update(std::string_view key, const update_function& modify, bool single_writer, const update_policy& policy) {
   bytes out;
   if (!atomic_updates()) {
@@ -148,6 +153,7 @@ void store::update(std::string_view key, const update_function& modify, bool sin
   thread_local std::minstd_rand random(std::random_device{}());
   auto delay = policy.first_delay;
   for (unsigned attempt = 1;; ++attempt) {
+    const auto tried = std::chrono::steady_clock::now();
     const auto current = get_versioned(key);
     const bool erase = modify(current.value ? &*current.value : nullptr, out);
     if (erase && !current.value) return;  // absent, and to stay so
@@ -155,9 +161,11 @@ void store::update(std::string_view key, const update_function& modify, bool sin
     if (attempt >= policy.max_attempts)
       throw error(errc::io, "store key \"" + std::string(key) + "\": expected to update it within " +
                                       std::to_string(policy.max_attempts) + " tries, got another writer's change every time");
+    const auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - tried);
+    delay = std::max(delay, took);
     std::uniform_int_distribution<long long> jitter(0, delay.count());
     std::this_thread::sleep_for(std::chrono::microseconds(jitter(random)));
-    delay = std::min(delay * 2, policy.max_delay);
+    delay = std::min(delay * 2, std::max(policy.max_delay, took * cap_tries));
   }
 }
 

@@ -84,6 +84,11 @@ class zip_store final : public store {
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;
   [[nodiscard]] std::vector<std::string> list(std::string_view prefix) const override;
+  // A read-modify-write among the store's own writes: the store is its file's one writer
+  // (docs/decisions.md 67), so updates need no versions, and no single_writer from the caller,
+  // only to exclude the other threads' sets, erases and updates of this store.
+  void update(std::string_view key, const update_function& modify, bool single_writer = false,
+              const update_policy& policy = {}) override;
 
   // Commits the writes kept in memory to the file (nothing to do when there are none).
   void flush();
@@ -101,7 +106,10 @@ class zip_store final : public store {
   bool writable_ = false;
   std::shared_ptr<const store> under_;
   std::string key_;
+  void check_writable(std::string_view key) const;
+
   mutable std::mutex mutex_;
+  std::mutex writing_;  // held by set, erase and update (before mutex_)
   std::shared_ptr<const archive> archive_;
   std::map<std::string, std::shared_ptr<const bytes>, std::less<>> pending_;  // null: erased
 };

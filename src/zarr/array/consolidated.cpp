@@ -222,9 +222,23 @@ std::size_t consolidate_metadata(const std::shared_ptr<store>& s, std::string_vi
   json::object metadata;
   for (const auto& [relative, documents] : nodes)
     if (const auto it = documents.find(std::string(zarr_json_key)); it != documents.end()) metadata[relative] = it->second;
-  auto root = parse_json(text_of(*s->get(prefix + std::string(zarr_json_key))), prefix + std::string(zarr_json_key)).as_object();
-  root["consolidated_metadata"] = json::object{{"kind", "inline"}, {"must_understand", false}, {"metadata", std::move(metadata)}};
-  set_text(*s, prefix + std::string(zarr_json_key), serialize_metadata(root));
+  // A read-modify-write of the group's zarr.json (store::update), so that what another process
+  // changed in it meanwhile (its attributes) stays.
+  const auto key = prefix + std::string(zarr_json_key);
+  const json::value consolidated{{"kind", "inline"}, {"must_understand", false}, {"metadata", std::move(metadata)}};
+  s->update(
+      key,
+      [&](const bytes* current, bytes& out) {
+        if (current == nullptr) throw error(errc::not_found, key + ": expected the group's document, got none (erased meanwhile)");
+        auto root = parse_json(text_of(*current), key);
+        if (!root.is_object()) throw error(errc::invalid_metadata, key + ": expected an object, got " + json::serialize(root));
+        root.as_object()["consolidated_metadata"] = consolidated;
+        const auto text = serialize_metadata(root.as_object());
+        const auto* first = reinterpret_cast<const std::byte*>(text.data());
+        out.assign(first, first + text.size());
+        return false;
+      },
+      !s->atomic_updates());
   return nodes.size();
 }
 

@@ -4,8 +4,10 @@
 // as std::string, not in the fixed-size buffers of every other type; the chunk walk, keys,
 // locking and the rule for chunks of only the fill value (docs/decisions.md 25) are the same.
 module;
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -112,8 +114,8 @@ std::vector<std::string> array::read_strings(const region& r, const read_options
   return out;
 }
 
-// Every value is checked before anything is stored; a chunk the region covers in part is read,
-// changed and written back under the chunk's lock, as write() does.
+// Every value is checked before anything is stored; a chunk the region covers in part is one
+// read-modify-write (update_strings), as write() does for fixed-size elements.
 void array::write_strings(const region& r, std::span<const std::string> in, const write_options& options) {
   check_variable_length("write_strings");
   check_region(r);
@@ -130,40 +132,60 @@ void array::write_strings(const region& r, std::span<const std::string> in, cons
   for_each_part_in_parallel(grid_, r, options.progress, path_, [&](const cell_part& part) {
     const auto key = chunk_key(part.cell);
     const auto shape = chunk_shape_of(part.cell);
-    const std::lock_guard lock(chunk_lock(key));
-    naming_the_chunk(path_, key, [&] {
-      std::vector<std::string> chunk(static_cast<std::size_t>(element_count(shape)), meta_.fill_string);
-      if (!part.in_cell.covers(shape))
-        if (const auto stored = store_->get(key)) chain_of(part.cell).decode_elements(*stored, chunk);
+    const auto write_part = [&](std::vector<std::string>& chunk) {
       for_each_element_pair(part.extent(), shape, part.in_cell.start, extent, part.in_region,
                             [&](std::uint64_t c, std::uint64_t i) { chunk[c] = in[i]; });
-      store_strings(part.cell, key, chunk, options);
+    };
+    const std::lock_guard lock(chunk_lock(key));
+    if (!part.in_cell.covers(shape)) return update_strings(part.cell, key, true, options, write_part);
+    std::vector<std::string> chunk(static_cast<std::size_t>(element_count(shape)));
+    write_part(chunk);
+    naming_the_chunk(path_, key, [&] {
+      if (stored_as_absent(chunk, options)) return store_->erase(key);
+      store_->set(key, chain_of(part.cell).encode_elements(chunk));
     });
   });
 }
 
-void array::store_strings(std::span<const std::uint64_t> chunk_index, const std::string& key,
-                          std::span<const std::string> chunk, const write_options& options) const {
-  bool only_fill = !options.write_empty_chunks && !meta_.no_fill_value;
-  for (std::size_t i = 0; only_fill && i < chunk.size(); ++i) only_fill = chunk[i] == meta_.fill_string;
-  if (only_fill) return store_->erase(key);
-  store_->set(key, chain_of(chunk_index).encode_elements(chunk));
+bool array::stored_as_absent(std::span<const std::string> chunk, const write_options& options) const {
+  if (options.write_empty_chunks || meta_.no_fill_value) return false;
+  return std::all_of(chunk.begin(), chunk.end(), [&](const std::string& e) { return e == meta_.fill_string; });
+}
+
+// The stored chunk (the fill value where it is missing, or, unless `create`, nothing is done
+// then) is decoded, changed and encoded in store::update's `modify`, called again if another
+// writer changed the chunk meanwhile (docs/decisions.md 64).
+void array::update_strings(std::span<const std::uint64_t> chunk_index, const std::string& key, bool create,
+                           const write_options& options, const std::function<void(std::vector<std::string>&)>& change) const {
+  const auto shape = chunk_shape_of(chunk_index);
+  const auto& chain = chain_of(chunk_index);
+  store_->update(
+      key,
+      [&](const bytes* current, bytes& out) {
+        if (current == nullptr && !create) return true;  // absent, and to stay so
+        std::vector<std::string> chunk(static_cast<std::size_t>(element_count(shape)), meta_.fill_string);
+        naming_the_chunk(path_, key, [&] {
+          if (current != nullptr) chain.decode_elements(*current, chunk);
+        });
+        change(chunk);
+        const bool absent = stored_as_absent(chunk, options);
+        if (absent && store_->erases_conditionally()) return true;
+        naming_the_chunk(path_, key, [&] { out = chain.encode_elements(chunk); });
+        return absent;
+      },
+      options_.single_writer);
 }
 
 void array::reset_strings_outside(std::span<const std::uint64_t> chunk_index, std::span<const std::uint64_t> keep) {
   const auto key = chunk_key(chunk_index);
-  const std::lock_guard lock(chunk_lock(key));
-  const auto stored = store_->get(key);
-  if (!stored) return;
   const auto shape = chunk_shape_of(chunk_index);
-  naming_the_chunk(path_, key, [&] {
-    std::vector<std::string> chunk(static_cast<std::size_t>(element_count(shape)));
-    chain_of(chunk_index).decode_elements(*stored, chunk);
+  const std::lock_guard lock(chunk_lock(key));
+  update_strings(chunk_index, key, false, {}, [&](std::vector<std::string>& chunk) {
     std::vector<std::string> fresh(chunk.size(), meta_.fill_string);
     const std::vector<std::uint64_t> zero(shape.size(), 0);
     for_each_element_pair(keep, shape, zero, shape, zero,
                           [&](std::uint64_t from, std::uint64_t to) { fresh[to] = std::move(chunk[from]); });
-    store_strings(chunk_index, key, fresh, {});
+    chunk = std::move(fresh);
   });
 }
 

@@ -366,23 +366,37 @@ std::optional<std::uint64_t> zip_store::size(std::string_view key) const {
   return e ? std::optional<std::uint64_t>(e->size) : std::nullopt;
 }
 
-void zip_store::set(std::string_view key, std::span<const std::byte> value) {
+void zip_store::check_writable(std::string_view key) const {
   validate_key(key);
   if (!writable_)
     throw error(errc::unsupported, "zip " + where() + ", key \"" + std::string(key) +
                                        "\": expected a zip file opened writable, got one read only");
+}
+
+void zip_store::set(std::string_view key, std::span<const std::byte> value) {
+  check_writable(key);
   auto copy = std::make_shared<const bytes>(value.begin(), value.end());
+  const std::lock_guard writing(writing_);
   const std::lock_guard lock(mutex_);
   pending_.insert_or_assign(std::string(key), std::move(copy));
 }
 
 void zip_store::erase(std::string_view key) {
-  validate_key(key);
-  if (!writable_)
-    throw error(errc::unsupported, "zip " + where() + ", key \"" + std::string(key) +
-                                       "\": expected a zip file opened writable, got one read only");
+  check_writable(key);
+  const std::lock_guard writing(writing_);
   const std::lock_guard lock(mutex_);
   pending_.insert_or_assign(std::string(key), nullptr);
+}
+
+void zip_store::update(std::string_view key, const update_function& modify, bool, const update_policy&) {
+  check_writable(key);
+  const std::lock_guard writing(writing_);
+  const auto current = get(key);
+  auto out = std::make_shared<bytes>();
+  const bool erase = modify(current ? &*current : nullptr, *out);
+  if (erase && !current) return;
+  const std::lock_guard lock(mutex_);
+  pending_.insert_or_assign(std::string(key), erase ? nullptr : std::shared_ptr<const bytes>(std::move(out)));
 }
 
 std::vector<std::string> zip_store::list(std::string_view prefix) const {

@@ -97,6 +97,39 @@ class counting_store final : public zarr::store {
   }
 };
 
+// A memory store on which another writer sets the root group's attributes just before the
+// first write of its zarr.json once `armed`, as another process could between a read and a
+// write of it.
+class interrupted_store final : public zarr::store {
+ public:
+  std::shared_ptr<zarr::memory_store> inner = std::make_shared<zarr::memory_store>();
+  bool armed = false;
+
+  std::optional<zarr::bytes> get(std::string_view key) const override { return inner->get(key); }
+  std::optional<zarr::bytes> get(std::string_view key, zarr::byte_range range) const override { return inner->get(key, range); }
+  std::optional<std::uint64_t> size(std::string_view key) const override { return inner->size(key); }
+  void set(std::string_view key, std::span<const std::byte> value) override {
+    interrupt(key);
+    inner->set(key, value);
+  }
+  void erase(std::string_view key) override { inner->erase(key); }
+  std::vector<std::string> list(std::string_view prefix) const override { return inner->list(prefix); }
+  zarr::versioned_value get_versioned(std::string_view key) const override { return inner->get_versioned(key); }
+  bool set_if(std::string_view key, std::span<const std::byte> value, const zarr::value_version& expected) override {
+    interrupt(key);
+    return inner->set_if(key, value, expected);
+  }
+  bool erase_if(std::string_view key, const zarr::value_version& expected) override { return inner->erase_if(key, expected); }
+  bool atomic_updates() const override { return true; }
+
+ private:
+  void interrupt(std::string_view key) {
+    if (!armed || key != "zarr.json") return;
+    armed = false;
+    zarr::group::open(inner, "").set_attributes({{"title", "changed meanwhile"}});
+  }
+};
+
 // 100 arrays in 10 groups below the root, each with an attribute; chunk (0, 0) written.
 void make_hierarchy(const std::shared_ptr<zarr::store>& s, int format) {
   zarr::group::create(s, "", {{"title", "consolidated"}}, false, format);
@@ -158,6 +191,19 @@ BOOST_AUTO_TEST_CASE(opening_and_listing_a_100_array_hierarchy_reads_one_key) {
       BOOST_TEST(counting->reads.load() > 200);
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(consolidating_keeps_what_another_writer_changed_in_the_group_meanwhile) {
+  const auto s = std::make_shared<interrupted_store>();
+  zarr::group::create(s, "", {{"title", "before"}});
+  zarr::array_builder({4}, zarr::data_type::int32).chunk_shape({2}).create(s, "a");
+  s->armed = true;
+  BOOST_TEST(zarr::consolidate_metadata(s) == 1u);
+  BOOST_TEST(!s->armed);  // the other writer came in between the read and the write
+  const auto consolidated = zarr::open_consolidated(s);  // (throws without consolidated metadata)
+  BOOST_TEST(zarr::group::open(consolidated, "").metadata().attributes.at("title") == "changed meanwhile");
+  BOOST_TEST(zarr::group::open(s, "").metadata().attributes.at("title") == "changed meanwhile");
+  BOOST_TEST(zarr::group::open(consolidated, "").children() == std::vector<std::string>{"a"}, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(a_metadata_write_through_the_library_never_leaves_it_stale) {

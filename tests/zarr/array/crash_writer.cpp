@@ -6,8 +6,8 @@
 //   crash_writer partition ROOT K N ROUNDS generations 1..ROUNDS of the chunks and shards whose
 //                                         number is K modulo N
 //   crash_writer element STORE ARRAY E COUNT   element E (row-major) of a many_writers.hpp array,
-//                                         COUNT times (values element_value(E, 1..COUNT)), one
-//                                         byte 'd' after each write is done
+//                                         COUNT times (values element_value(E, 1..COUNT), as text
+//                                         in "strings"), one byte 'd' after each write is done
 //   crash_writer region STORE ARRAY R0 R1 C0 C1 SEED   rows R0..R1-1, columns C0..C1-1 of it,
 //                                         values region_value(SEED, ...), then 'd'
 //   (STORE: a directory, or http://host:port/bucket/prefix for S3.)
@@ -86,8 +86,11 @@ int element(const std::string& store, const std::string& name, std::uint64_t e, 
   const auto row = e / mw::side, col = e % mw::side;
   say('r');
   for (std::uint32_t n = 1; n <= count; ++n) {
-    const std::vector<std::uint32_t> value{mw::element_value(e, n)};
-    a.write<std::uint32_t>(zarr::region{{row, col}, {row + 1, col + 1}}, value);
+    const zarr::region element{{row, col}, {row + 1, col + 1}};
+    if (name == "strings")
+      a.write_strings(element, std::vector<std::string>{std::to_string(mw::element_value(e, n))});
+    else
+      a.write<std::uint32_t>(element, std::vector<std::uint32_t>{mw::element_value(e, n)});
     say('d');
   }
   return 0;

@@ -1,7 +1,8 @@
 // The arrays and values of the many-writers tests (many_writers.test.cpp) and of their writer
-// processes (crash_writer.cpp "element" and "region"): a 4 x 4 array that is one shard, one
-// that is one plain chunk, and a 10 x 12 array whose shards do not line up with the regions
-// written; the stores they live in (a directory, or an S3 bucket and prefix).
+// processes (crash_writer.cpp "element" and "region"): 4 x 4 arrays that are one shard, one
+// plain chunk, and one plain chunk of strings ("strings", values element_value as decimal
+// text), a 10 x 12 array whose shards do not line up with the regions written; the stores
+// they live in (a directory, or an S3 bucket and prefix).
 #pragma once
 #include <boost/json.hpp>
 #include <cstdint>
@@ -16,8 +17,10 @@ inline constexpr std::uint64_t side = 4;  // "shard" and "chunk": side x side, o
 
 inline zarr::array_metadata metadata_of(std::string_view name) {
   const bool model = name == "model";
+  const bool strings = name == "strings";
   const char* codecs =
-      name == "chunk" ? R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 1}}])"
+      strings         ? R"([{"name": "vlen-utf8"}, {"name": "zstd", "configuration": {"level": 1}}])"
+      : name == "chunk" ? R"([{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 1}}])"
       : model         ? R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [3, 4],
                            "codecs": [{"name": "bytes", "configuration": {"endian": "little"}},
                                       {"name": "zstd", "configuration": {"level": 1}}],
@@ -32,10 +35,10 @@ inline zarr::array_metadata metadata_of(std::string_view name) {
       {"zarr_format", 3},
       {"node_type", "array"},
       {"shape", {rows, cols}},
-      {"data_type", "uint32"},
+      {"data_type", strings ? "string" : "uint32"},
       {"chunk_grid", {{"name", "regular"}, {"configuration", {{"chunk_shape", {chunk_rows, chunk_cols}}}}}},
       {"chunk_key_encoding", {{"name", "default"}}},
-      {"fill_value", 0},
+      {"fill_value", strings ? boost::json::value("") : boost::json::value(0)},
       {"codecs", boost::json::parse(codecs)},
   });
 }

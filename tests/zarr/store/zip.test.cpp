@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 #include "../../support.hpp"
@@ -183,6 +184,41 @@ BOOST_AUTO_TEST_CASE(keeps_the_store_contract_and_commits_on_flush) {
   zarr::zip_store again(dir / "contract.zip");
   BOOST_TEST(again.list("") == s.list(""), boost::test_tools::per_element());
   for (const auto& key : s.list("")) BOOST_TEST(*again.get(key) == *s.get(key));
+}
+
+// The zip store is its file's one writer (docs/decisions.md 67): its updates need no
+// single_writer and lose nothing between threads; a read-only zip refuses them.
+BOOST_AUTO_TEST_CASE(updates_are_the_stores_own_and_lose_nothing_between_threads) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto s = std::make_shared<zarr::zip_store>(dir / "updates.zip", true);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 8; ++t)
+    pool.emplace_back([&] {
+      for (int i = 0; i < 25; ++i)
+        s->update("counter", [](const zarr::bytes* current, zarr::bytes& out) {
+          out = current != nullptr ? *current : zarr::bytes{};
+          out.push_back(std::byte{1});  // one byte more per update
+          return false;
+        });
+    });
+  for (auto& t : pool) t.join();
+  BOOST_TEST(s->get("counter")->size() == 200u);
+  s->update("counter", [](const zarr::bytes*, zarr::bytes&) { return true; });  // erased
+  BOOST_TEST(!s->get("counter").has_value());
+
+  // A partial write of a chunk through the library, without single_writer.
+  auto a = zarr::array_builder({4, 4}, zarr::data_type::int32).chunk_shape({4, 4}).create(s, "a");
+  a.write<std::int32_t>({{1, 1}, {2, 3}}, std::vector<std::int32_t>{5, 6});
+  a.write<std::int32_t>({{3, 0}, {4, 1}}, std::vector<std::int32_t>{7});
+  s->flush();
+  const auto read = zarr::array::open(std::make_shared<zarr::zip_store>(dir / "updates.zip"), "a");
+  std::vector<std::int32_t> expected(16, 0);
+  expected[5] = 5, expected[6] = 6, expected[12] = 7;
+  BOOST_TEST(read.read<std::int32_t>({{0, 0}, {4, 4}}) == expected, boost::test_tools::per_element());
+
+  zarr::zip_store read_only(dir / "updates.zip");
+  ZARR_CHECK_ERROR(read_only.update("a/c/0/0", [](const zarr::bytes*, zarr::bytes&) { return false; }),
+                   zarr::errc::unsupported, "expected a zip file opened writable");
 }
 
 BOOST_AUTO_TEST_CASE(a_zip_we_write_holds_exactly_the_store_keys_for_python_and_zarr_python_2) {
