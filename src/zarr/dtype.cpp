@@ -29,6 +29,7 @@ data_type data_type_from_name(std::string_view name) {
     if (row.name == name && row.kind != dtype_kind::sized) return row.type;  // sized: parse_data_type_spec
   if (name == "complex_float32") return data_type::complex64;
   if (name == "complex_float64") return data_type::complex128;
+  if (name == "variable_length_bytes") return data_type::bytes;  // zarr-python 3.1's name (docs/decisions.md 68)
   throw error(errc::unsupported, "data_type: expected a supported data type, got \"" + std::string(name) + "\"");
 }
 

@@ -2,6 +2,7 @@
 // property checks that abort (libFuzzer reports them like a crash), a reader for the selector
 // bytes at the front of an input, and the input formats that both sides must agree on.
 #pragma once
+#include <boost/json.hpp>
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -172,6 +173,13 @@ inline sharding_case sharding_case_of(std::uint8_t selector) {
           shape, type};
 }
 
+// The ten types of 8 to 64 bits that zfp (through its promotions) and N5 take: the zfp, zfpy and
+// n5_default targets pick one with a selector byte (their seeds name its place here).
+inline constexpr zarr::data_type zfp_types[] = {zarr::data_type::int8,   zarr::data_type::uint8,  zarr::data_type::int16,
+                                                zarr::data_type::uint16, zarr::data_type::int32,  zarr::data_type::uint32,
+                                                zarr::data_type::int64,  zarr::data_type::uint64, zarr::data_type::float32,
+                                                zarr::data_type::float64};
+
 // The zfp configuration of a mode byte (0-4), with fixed parameters: for the zfp target and its seeds.
 inline zarr::zfp_configuration zfp_configuration_of(std::uint8_t mode) {
   zarr::zfp_configuration config;
@@ -184,6 +192,17 @@ inline zarr::zfp_configuration zfp_configuration_of(std::uint8_t mode) {
   config.maxprec = 40;
   config.minexp = -100;
   return config;
+}
+
+// The n5_default codec of the n5_default target and its seeds: a full transpose, big-endian
+// bytes and, with `gzip`, gzip level 1.
+inline zarr::n5_default_codec n5_default_codec_of(zarr::data_type type, const std::vector<std::uint64_t>& shape, bool gzip) {
+  boost::json::array order;
+  for (std::size_t i = shape.size(); i-- > 0;) order.push_back(static_cast<std::int64_t>(i));
+  boost::json::array codecs{boost::json::object{{"name", "transpose"}, {"configuration", {{"order", order}}}},
+                            boost::json::object{{"name", "bytes"}, {"configuration", {{"endian", "big"}}}}};
+  if (gzip) codecs.push_back(boost::json::object{{"name", "gzip"}, {"configuration", {{"level", 1}}}});
+  return zarr::n5_default_codec(codecs, zarr::chunk_spec{shape, type, zarr::default_fill_value(type)}, "fuzz");
 }
 
 // The conditional codec of the conditional target and its seeds: gzip then crc32c, 16 header bits.

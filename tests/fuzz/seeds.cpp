@@ -30,7 +30,7 @@ constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation
 const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "gzip",     "zstd",       "blosc",
                                        "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
                                        "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs", "time", "vlen",
-                                       "sized_value", "zip_directory", "zmetadata"};
+                                       "sized_value", "zip_directory", "zmetadata", "zfpy", "n5_default"};
 
 fs::path seeds_root;
 int written = 0;
@@ -164,7 +164,7 @@ void zfp_seeds() {
   const zarr::data_type types[] = {zarr::data_type::int8,  zarr::data_type::uint16, zarr::data_type::int32,
                                    zarr::data_type::int64, zarr::data_type::uint64, zarr::data_type::float32,
                                    zarr::data_type::float64};
-  const std::uint8_t type_bytes[] = {0, 3, 4, 6, 7, 8, 9};  // their places in zfp.fuzz.cpp's list
+  const std::uint8_t type_bytes[] = {0, 3, 4, 6, 7, 8, 9};  // their places in zarr_fuzz::zfp_types
   for (std::size_t t = 0; t < std::size(types); ++t)
     for (std::uint8_t mode = 0; mode < 5; ++mode) {
       const auto config = zarr_fuzz::zfp_configuration_of(mode);
@@ -180,6 +180,44 @@ void zfp_seeds() {
         // fixed_accuracy on an integer type, or a float pattern that is not finite: no seed
       }
     }
+}
+
+// zfpy: [type][rank][dims...] + zfp's header and stream of a smooth chunk, in each zfp mode.
+void zfpy_seeds() {
+  for (const std::uint8_t t : {0, 4, 7, 8, 9}) {  // places in zarr_fuzz::zfp_types
+    const auto type = zarr_fuzz::zfp_types[t];
+    for (std::uint8_t mode = 0; mode < 5; ++mode) {
+      try {
+        const zarr::numcodecs_zfpy_codec codec(zarr_fuzz::zfp_configuration_of(mode), {},
+                                               zarr::chunk_spec{{5, 6}, type, zarr::default_fill_value(type)}, "s");
+        zarr::bytes chunk(static_cast<std::size_t>(codec.decoded().byte_size()));
+        for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<std::byte>((i / 3) % 7 == 0 ? 0x3F : 0);
+        const std::string head{static_cast<char>(t), 1, 4, 5};
+        seed("zfpy", std::string(zarr::name(type)) + "_" + std::to_string(mode), head + text_of(codec.encode(chunk)));
+      } catch (const zarr::error&) {
+        // fixed_accuracy on an integer type: no seed
+      }
+    }
+  }
+}
+
+// n5_default: [type][rank][dims...][gzip] + a block of the chunk, and the same values in a
+// smaller block, as a writer that truncates edge blocks stores them.
+void n5_default_seeds() {
+  for (const std::uint8_t t : {1, 3, 9}) {  // places in zarr_fuzz::zfp_types
+    const auto type = zarr_fuzz::zfp_types[t];
+    for (const bool gzip : {false, true}) {
+      const auto codec = zarr_fuzz::n5_default_codec_of(type, {3, 4}, gzip);
+      const auto smaller = zarr_fuzz::n5_default_codec_of(type, {2, 4}, gzip);
+      zarr::bytes chunk(static_cast<std::size_t>(codec.decoded().byte_size()));
+      for (std::size_t i = 0; i < chunk.size(); ++i) chunk[i] = static_cast<std::byte>(i * 7);
+      const std::string head{static_cast<char>(t), 1, 2, 3, static_cast<char>(gzip)};
+      const auto name = std::string(zarr::name(type)) + (gzip ? "_gzip" : "");
+      seed("n5_default", name, head + text_of(codec.encode(chunk)));
+      seed("n5_default", name + "_truncated",
+           head + text_of(smaller.encode(std::span(chunk).first(static_cast<std::size_t>(smaller.decoded().byte_size())))));
+    }
+  }
 }
 
 void sharding_seeds() {
@@ -373,6 +411,8 @@ int main(int argc, char** argv) {
     codec_seeds();
     sharding_seeds();
     zfp_seeds();
+    zfpy_seeds();
+    n5_default_seeds();
     fill_value_seeds(data);
     region_seeds();
     time_seeds();

@@ -8,18 +8,9 @@
 #include <vector>
 #include "fuzz.hpp"
 
-namespace {
-
-constexpr zarr::data_type types[] = {zarr::data_type::int8,   zarr::data_type::uint8,  zarr::data_type::int16,
-                                     zarr::data_type::uint16, zarr::data_type::int32,  zarr::data_type::uint32,
-                                     zarr::data_type::int64,  zarr::data_type::uint64, zarr::data_type::float32,
-                                     zarr::data_type::float64};
-
-}  // namespace
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);
-  const auto type = types[in.byte() % std::size(types)];
+  const auto type = zarr_fuzz::zfp_types[in.byte() % std::size(zarr_fuzz::zfp_types)];
   const auto config = zarr_fuzz::zfp_configuration_of(in.byte());
   std::vector<std::uint64_t> shape(in.byte() % 5);
   for (auto& d : shape) d = in.byte() % 8 + 1;

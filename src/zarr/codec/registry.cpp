@@ -22,8 +22,11 @@ import zarr.codec.fixedscaleoffset;
 import zarr.codec.gzip;
 import zarr.codec.lz4;
 import zarr.codec.lzma;
+import zarr.codec.n5_default;
 import zarr.codec.numcodecs_packbits;
+import zarr.codec.numcodecs_zfpy;
 import zarr.codec.packbits;
+import zarr.codec.pcodec;
 import zarr.codec.quantize;
 import zarr.codec.reshape;
 import zarr.codec.scale_offset;
@@ -56,6 +59,7 @@ const std::array builtin_codecs{
     bytes_to_bytes("conditional", make_conditional_codec),
     bytes_to_bytes("crc32c", make_crc32c_codec),
     bytes_to_bytes("gzip", make_gzip_codec),
+    array_to_bytes("n5_default", make_n5_default_codec),
     bytes_to_bytes("numcodecs.adler32", make_adler32_codec),
     array_to_array("numcodecs.astype", make_astype_codec),
     array_to_array("numcodecs.bitround", make_numcodecs_bitround_codec),
@@ -72,8 +76,10 @@ const std::array builtin_codecs{
     bytes_to_bytes("numcodecs.lz4", make_lz4_codec),
     bytes_to_bytes("numcodecs.lzma", make_lzma_codec),
     array_to_bytes("numcodecs.packbits", make_numcodecs_packbits_codec),
+    array_to_bytes("numcodecs.pcodec", make_pcodec_codec),
     array_to_array("numcodecs.quantize", make_quantize_codec),
     bytes_to_bytes("numcodecs.shuffle", make_shuffle_codec),
+    array_to_bytes("numcodecs.zfpy", make_numcodecs_zfpy_codec),
     bytes_to_bytes("numcodecs.zlib", make_zlib_codec),
     bytes_to_bytes("numcodecs.zstd", make_zstd_codec),
     array_to_bytes("packbits", make_packbits_codec),

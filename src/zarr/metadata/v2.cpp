@@ -107,14 +107,21 @@ json::array v2_codecs(const array_metadata& m) {
       out.push_back(std::move(codec));
     }
   }
-  add_bytes();
   if (const auto* compressor = m.v2.compressor.if_object()) {
     auto codec = numcodecs_to_v3(*compressor, ".zarray: compressor");
-    if (find_codec(codec.at("name").as_string())->kind != codec_kind::bytes_to_bytes)
-      throw error(errc::unsupported, ".zarray: compressor: expected a bytes -> bytes codec, got \"" +
+    const auto kind = find_codec(codec.at("name").as_string())->kind;
+    if (kind == codec_kind::array_to_bytes && !bytes_done) {  // numcodecs.zfpy: it compresses the array itself
+      out.push_back(std::move(codec));
+      return out;
+    }
+    add_bytes();
+    if (kind != codec_kind::bytes_to_bytes)
+      throw error(errc::unsupported, ".zarray: compressor: expected a bytes -> bytes codec after the byte filters, got \"" +
                                          std::string(codec.at("name").as_string()) + "\"");
     out.push_back(std::move(codec));
+    return out;
   }
+  add_bytes();
   return out;
 }
 

@@ -1,9 +1,11 @@
 // zarr.codec.bitround: the `bitround` array -> array codec (zarr-extensions codecs/bitround) and
 // numcodecs' `bitround` (numcodecs documentation, "BitRound"): float mantissas rounded to
-// `keepbits` bits, half to even on the bit pattern; decoding is the identity.
+// `keepbits` bits, half to even on the bit pattern, integers from their most significant set bit;
+// decoding is the identity.
 // Configuration: {"name": "bitround", "configuration": {"keepbits": 10}}, v2 {"id": "bitround",
 // "keepbits": 10}, v3 {"name": "numcodecs.bitround", "configuration": {"keepbits": 10}}
-// (0 <= keepbits <= the type's mantissa bits: 10 float16, 23 float32, 52 float64).
+// (0 <= keepbits <= the mantissa bits of a float type: 10 float16, 7 bfloat16, 23 float32, 52 float64;
+// the bits of an integer type: 8 to 64; the spec: 1 <= keepbits).
 module;
 #include <memory>
 #include <optional>

@@ -35,8 +35,8 @@ struct packbits_configuration {
 };
 
 // How packbits sees a data type: `components` values (2 for complex) of `bits` bits each (N),
-// each stored in memory in `component_size` bytes. Nothing for a type the spec does not list
-// (float16 and the float8 types).
+// each stored in memory in `component_size` bytes. Nothing for a type packbits does not take
+// (the variable-length and sized types, float8_e4m3fn).
 struct packbits_layout {
   int components;
   int bits;

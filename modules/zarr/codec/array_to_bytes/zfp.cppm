@@ -5,7 +5,7 @@
 // {tolerance}; "expert" {minbits, maxbits, maxprec, minexp}.
 // Types: int32, int64, float32, float64 as they are; int8, int16, uint8, uint16 promoted to
 // int32 by the spec's shifts; uint32 and uint64 offset by 2^31 and 2^63 into int32 and int64
-// (docs/decisions.md 33).
+// (docs/decisions.md 33); numpy.datetime64 and numpy.timedelta64 as the int64 they are.
 module;
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +14,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <boost/json/value.hpp>
 export module zarr.codec.zfp;
 
@@ -36,10 +37,11 @@ struct zfp_configuration {
   [[nodiscard]] boost::json::value to_json() const;
 };
 
-class zfp_codec final : public array_to_bytes_codec {
+class zfp_codec : public array_to_bytes_codec {
  public:
   // Throws zarr::error (unsupported) for a data type or a rank zfp cannot take.
-  zfp_codec(const zfp_configuration& config, const chunk_spec& decoded, std::string where);
+  zfp_codec(const zfp_configuration& config, const chunk_spec& decoded, std::string where)
+      : zfp_codec(config, decoded, std::move(where), false) {}
 
   [[nodiscard]] std::string_view name() const noexcept override { return "zfp"; }
   [[nodiscard]] boost::json::value to_json() const override;
@@ -51,9 +53,16 @@ class zfp_codec final : public array_to_bytes_codec {
   // every mode but reversible: zfp's lossy modes do not keep them.
   void do_encode_into(std::span<const std::byte> array, bytes& out) const override;
   // errc::corrupt_chunk when the stream is longer than zfp's bound or ends before the data.
+  // With the header, the mode is the header's and its field must be the chunk's.
   void do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;
 
+  // `header`: zfp's full header (magic, field, mode: zfp_write_header, ZFP_HEADER_FULL) before
+  // the stream, as zfpy writes it (zarr.codec.numcodecs_zfpy).
+  zfp_codec(const zfp_configuration& config, const chunk_spec& decoded, std::string where, bool header);
+  [[nodiscard]] const zfp_configuration& configuration() const noexcept { return config_; }
+
  private:
+  bool header_ = false;
   zfp_configuration config_;
   chunk_spec decoded_;
   std::uint64_t max_size_ = 0;

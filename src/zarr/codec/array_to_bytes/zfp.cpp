@@ -4,6 +4,7 @@
 module;
 #include <zfp.h>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +42,8 @@ std::optional<zfp_layout> layout_of(data_type t) noexcept {
     case data_type::uint32: return zfp_layout{zfp_type_int32, 32, true};
     case data_type::int64: return zfp_layout{zfp_type_int64, 64, false};
     case data_type::uint64: return zfp_layout{zfp_type_int64, 64, true};
+    // The spec's "datetime64 -> int64": the time types are int64 counts, compressed as such.
+    case data_type::numpy_datetime64: case data_type::numpy_timedelta64: return zfp_layout{zfp_type_int64, 64, false};
     case data_type::float32: return zfp_layout{zfp_type_float, 32, false};
     case data_type::float64: return zfp_layout{zfp_type_double, 64, false};
     default: return std::nullopt;
@@ -166,6 +169,31 @@ std::uint64_t count(const json::object& config, std::string_view key, const std:
   return *n;
 }
 
+// The stream's bound under the mode of the header that opens it, after checking that the header
+// is zfp's and describes the chunk (`decoded`: type, rank, sizes).
+std::uint64_t header_bound(std::span<const std::byte> encoded, const zfp_layout& l, const chunk_spec& decoded,
+                           const std::string& label) {
+  // The header from a zero-padded copy of the stream's first bytes (it is at most 148 bits).
+  std::array<std::byte, ZFP_HEADER_MAX_BITS / 8 + 16> head{};
+  if (!encoded.empty()) std::memcpy(head.data(), encoded.data(), std::min(encoded.size(), head.size() - 8));
+  zfp_handles h;
+  h.bits = stream_open(head.data(), head.size());
+  zfp_stream_set_bit_stream(h.stream, h.bits);
+  zfp_stream_rewind(h.stream);
+  if (encoded.empty() || zfp_read_header(h.stream, h.field, ZFP_HEADER_FULL) == 0)
+    throw error(errc::corrupt_chunk, label + ": expected zfp's header (magic \"zfp\", codec version " +
+                                         std::to_string(ZFP_CODEC) + ", field, mode), got " + std::to_string(encoded.size()) +
+                                         " bytes that do not start with one");
+  const zfp_handles chunk;
+  set_field(chunk.field, l.type, decoded.shape, nullptr);
+  if (zfp_field_metadata(h.field) != zfp_field_metadata(chunk.field))
+    throw error(errc::corrupt_chunk, label + ": expected zfp's header to describe the chunk (" +
+                                         std::string(zarr::name(decoded.type)) + ", " + std::to_string(decoded.num_elements()) +
+                                         " values in " + std::to_string(decoded.shape.size()) +
+                                         " dimensions), got a header of another field");
+  return zfp_stream_maximum_size(h.stream, h.field);
+}
+
 }  // namespace
 
 zfp_configuration zfp_configuration::parse(const codec_context& ctx) {
@@ -239,12 +267,12 @@ json::value zfp_configuration::to_json() const {
   return o;
 }
 
-zfp_codec::zfp_codec(const zfp_configuration& config, const chunk_spec& decoded, std::string where)
-    : array_to_bytes_codec(std::move(where)), config_(config), decoded_(decoded) {
+zfp_codec::zfp_codec(const zfp_configuration& config, const chunk_spec& decoded, std::string where, bool header)
+    : array_to_bytes_codec(std::move(where)), header_(header), config_(config), decoded_(decoded) {
   const auto l = layout_of(decoded_.type);
   if (!l)
-    throw error(errc::unsupported, label() + ": expected int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32 "
-                                             "or float64, got " + std::string(zarr::name(decoded_.type)));
+    throw error(errc::unsupported, label() + ": expected int8, int16, int32, int64, uint8, uint16, uint32, uint64, float32, "
+                                             "float64, numpy.datetime64 or numpy.timedelta64, got " + std::string(zarr::name(decoded_.type)));
   if (decoded_.shape.size() > 4)
     throw error(errc::unsupported, label() + ": expected a chunk of at most 4 dimensions, got " +
                                        std::to_string(decoded_.shape.size()));
@@ -292,6 +320,8 @@ void zfp_codec::do_encode_into(std::span<const std::byte> array, bytes& out) con
   h.bits = stream_open(out.data(), out.size());
   zfp_stream_set_bit_stream(h.stream, h.bits);
   zfp_stream_rewind(h.stream);
+  if (header_ && zfp_write_header(h.stream, h.field, ZFP_HEADER_FULL) == 0)
+    throw error(errc::invalid_value, label() + ": zfp could not write its header for the chunk");
   const auto size = zfp_compress(h.stream, h.field);
   if (size == 0) throw error(errc::invalid_value, label() + ": zfp could not compress the chunk");
   out.resize(size);
@@ -300,14 +330,15 @@ void zfp_codec::do_encode_into(std::span<const std::byte> array, bytes& out) con
 void zfp_codec::do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
   const auto l = *layout_of(decoded_.type);
   const auto n = static_cast<std::size_t>(decoded_.num_elements());
-  if (encoded.size() > max_size_)
-    throw error(errc::corrupt_chunk, label() + ": expected at most " + std::to_string(max_size_) + " bytes (zfp's bound for " +
+  const auto bound = header_ ? header_bound(encoded, l, decoded_, label()) : max_size_;
+  if (encoded.size() > bound)
+    throw error(errc::corrupt_chunk, label() + ": expected at most " + std::to_string(bound) + " bytes (zfp's bound for " +
                                          "this chunk), got " + std::to_string(encoded.size()));
   // zfp reads whole words and trusts the stream to end where the data does: it reads from a
   // copy zero-padded to the largest valid stream, so a short stream cannot make it read past
   // the buffer, and is found short afterwards.
   const thread_buffer<struct zfp_stream_tag> stream;
-  stream->assign(static_cast<std::size_t>(max_size_) + 8, std::byte{0});
+  stream->assign(static_cast<std::size_t>(bound) + 8, std::byte{0});
   if (!encoded.empty()) std::memcpy(stream->data(), encoded.data(), encoded.size());
   std::vector<std::int32_t> staged32;
   std::vector<std::int64_t> staged64;
@@ -322,6 +353,10 @@ void zfp_codec::do_decode_into(std::span<const std::byte> encoded, std::span<std
   h.bits = stream_open(stream->data(), stream->size());
   zfp_stream_set_bit_stream(h.stream, h.bits);
   zfp_stream_rewind(h.stream);
+  if (header_) {
+    const zfp_handles scratch;  // its field takes the header's, checked equal to the chunk's by header_bound
+    static_cast<void>(zfp_read_header(h.stream, scratch.field, ZFP_HEADER_FULL));  // sets the stream's mode
+  }
   const auto consumed = zfp_decompress(h.stream, h.field);
   if (consumed == 0 || consumed > encoded.size())
     throw error(errc::corrupt_chunk, label() + ": expected a zfp stream of the chunk's " + std::to_string(n) +

@@ -56,7 +56,8 @@ zarr::bytes reference_unpack(std::span<const std::byte> packed, std::size_t coun
   const auto layout = *zarr::packbits_layout_of(type);
   const auto size = static_cast<std::size_t>(layout.component_size);
   const auto b = static_cast<std::size_t>(last - first + 1);
-  const bool is_signed = zarr::info(type).kind == zarr::dtype_kind::signed_integer;
+  // The time types are int64 (as zarrs writes them): sign-extended like the signed integers.
+  const bool is_signed = zarr::info(type).kind == zarr::dtype_kind::signed_integer || zarr::is_time(type);
   zarr::bytes out(count * size);
   for (std::size_t i = 0; i < count; ++i) {
     std::uint64_t v = 0;
@@ -85,7 +86,22 @@ const std::vector<data_type> supported{
     data_type::int8,      data_type::uint8,         data_type::int16,         data_type::uint16,
     data_type::int32,     data_type::uint32,        data_type::int64,         data_type::uint64,
     data_type::float32,   data_type::float64,       data_type::bfloat16,      data_type::complex64,
-    data_type::complex128};
+    data_type::complex128, data_type::complex_float4_e2m1fn, data_type::complex_float6_e2m3fn,
+    data_type::complex_float6_e3m2fn, data_type::complex_float8_e3m4, data_type::complex_float8_e4m3,
+    data_type::complex_float8_e4m3b11fnuz, data_type::complex_float8_e4m3fnuz, data_type::complex_float8_e5m2,
+    data_type::complex_float8_e5m2fnuz, data_type::complex_float8_e8m0fnu, data_type::complex_float16,
+    data_type::complex_bfloat16, data_type::numpy_datetime64, data_type::numpy_timedelta64};
+
+// Every bit kept: the bytes codec's little-endian layout, and back.
+void packs_as_the_bytes_codec_lays_out(data_type type) {
+  BOOST_TEST_CONTEXT(zarr::name(type)) {
+    const auto raw = random_bytes(37 * static_cast<std::size_t>(zarr::info(type).size), 5);
+    const auto packed = packbits("{}", {37}, type).encode(raw);
+    const auto laid_out = chain(R"([{"name":"bytes","configuration":{"endian":"little"}}])", spec({37}, type)).encode(raw);
+    BOOST_TEST((packed == laid_out));
+    BOOST_TEST((packbits("{}", {37}, type).decode(packed) == raw));
+  }
+}
 
 std::string bits_json(int first, int last, std::string_view padding = "none") {
   return R"({"padding_encoding":")" + std::string(padding) + R"(","first_bit":)" + std::to_string(first) +
@@ -321,13 +337,7 @@ BOOST_AUTO_TEST_CASE(packs_float16_and_the_float8_types_as_their_bit_patterns) {
   for (const auto type : {data_type::float16, data_type::float8_e3m4, data_type::float8_e4m3, data_type::float8_e4m3b11fnuz,
                           data_type::float8_e4m3fnuz, data_type::float8_e5m2, data_type::float8_e5m2fnuz,
                           data_type::float8_e8m0fnu}) {
-    BOOST_TEST_CONTEXT(zarr::name(type)) {
-      const auto raw = random_bytes(37 * static_cast<std::size_t>(zarr::info(type).size), 5);
-      const auto packed = packbits("{}", {37}, type).encode(raw);
-      const auto laid_out = chain(R"([{"name":"bytes","configuration":{"endian":"little"}}])", spec({37}, type)).encode(raw);
-      BOOST_TEST((packed == laid_out));
-      BOOST_TEST((packbits("{}", {37}, type).decode(packed) == raw));
-    }
+    packs_as_the_bytes_codec_lays_out(type);
   }
   // float16 1.0 (0x3C00) and 2.0 (0x4000), their exponents (bits 10-14) only: 01111 and 10000.
   const auto exponents = packbits(bits_json(10, 14), {2}, data_type::float16).encode(values<std::uint16_t>({0x3C00, 0x4000}));
@@ -335,6 +345,29 @@ BOOST_AUTO_TEST_CASE(packs_float16_and_the_float8_types_as_their_bit_patterns) {
   // float8_e4m3 1.0 (0x38) and 2.0 (0x40), bits 3-6: 0111 and 1000.
   const auto e4m3 = packbits(bits_json(3, 6), {2}, data_type::float8_e4m3).encode(values<std::uint8_t>({0x38, 0x40}));
   BOOST_TEST(same(e4m3, octets({0x87})));
+}
+
+// The complex float8, float16 and bfloat16 types as each component's little-endian bits, the time
+// types as int64, as zarrs writes them (docs/decisions.md 68).
+BOOST_AUTO_TEST_CASE(packs_the_complex_small_floats_by_component_and_the_time_types_as_int64) {
+  for (const auto type : {data_type::complex_float8_e4m3, data_type::complex_float16, data_type::complex_bfloat16,
+                          data_type::numpy_datetime64, data_type::numpy_timedelta64}) {
+    packs_as_the_bytes_codec_lays_out(type);
+  }
+  // complex_float16 1+2i (0x3C00, 0x4000), the exponents (bits 10-14) of each component:
+  // 01111 then 10000, least significant bit first.
+  const auto exponents =
+      packbits(bits_json(10, 14), {1}, data_type::complex_float16).encode(values<std::uint16_t>({0x3C00, 0x4000}));
+  BOOST_TEST(same(exponents, octets({0x0F, 0x02})));
+  // complex_float8_e5m2 1-1i (0x3C, 0xBC), the sign bits only: 0 then 1.
+  BOOST_TEST(same(packbits(bits_json(7, 7), {1}, data_type::complex_float8_e5m2).encode(values<std::uint8_t>({0x3C, 0xBC})),
+                  octets({0x02})));
+  // A timedelta64 of -2 and 5 in bits 0..7: 0xFE and 0x05, sign-extended back; 300 does not fit.
+  const auto times = packbits(bits_json(0, 7), {2}, data_type::numpy_timedelta64);
+  BOOST_TEST(same(times.encode(values<std::int64_t>({-2, 5})), octets({0xFE, 0x05})));
+  BOOST_TEST(same(times.decode(octets({0xFE, 0x05})), values<std::int64_t>({-2, 5})));
+  ZARR_CHECK_ERROR(times.encode(values<std::int64_t>({1, 300})), errc::out_of_range,
+                   "expected element 1 to fit in bits 0..7 of numpy.timedelta64 (-128 to 127), got 300");
 }
 
 BOOST_AUTO_TEST_CASE(round_trips_as_the_inner_codec_of_a_shard_through_an_array) {

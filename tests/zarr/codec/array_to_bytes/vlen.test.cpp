@@ -2,6 +2,8 @@
 // then each element as a u32le length and its bytes. Expected bytes are made from that text.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
@@ -31,6 +33,27 @@ BOOST_AUTO_TEST_CASE(vlen_bytes_takes_any_bytes) {
   std::vector<std::string> back(2);
   c.decode_elements(expected, back);
   BOOST_TEST(back == elements, boost::test_tools::per_element());
+}
+
+// zarr-python 3.1 names the bytes data type "variable_length_bytes" (its VariableLengthBytes,
+// with the vlen-bytes codec): such an array reads and takes writes as `bytes` does; the chunk
+// is the vlen-bytes layout above, made here from the spec's text.
+BOOST_AUTO_TEST_CASE(reads_and_writes_arrays_of_zarr_python_3s_variable_length_bytes) {
+  auto store = std::make_shared<zarr::memory_store>();
+  const std::string meta = R"({"zarr_format": 3, "node_type": "array", "shape": [3], "data_type": "variable_length_bytes",
+    "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [3]}},
+    "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+    "fill_value": "", "codecs": [{"name": "vlen-bytes", "configuration": {}}], "attributes": {}})";
+  store->set("v/zarr.json", std::as_bytes(std::span(meta)));
+  store->set("v/c/0", hex("03000000" "02000000" "00ff" "00000000" "01000000" "7a"));
+  auto a = zarr::array::open(store, "v");
+  BOOST_TEST((a.metadata().type == zarr::data_type::bytes));
+  const std::vector<std::string> stored{std::string("\x00\xff", 2), "", "z"};
+  BOOST_TEST(a.read_strings(zarr::region{{0}, {3}}) == stored, boost::test_tools::per_element());
+  a.write_strings(zarr::region{{1}, {2}}, std::vector<std::string>{"ab"});
+  BOOST_TEST(zarr_test::same(*store->get("v/c/0"), hex("03000000" "02000000" "00ff" "02000000" "6162" "01000000" "7a")));
+  BOOST_TEST(zarr::array::open(store, "v").read_strings(zarr::region{{1}, {2}}) == std::vector<std::string>{"ab"},
+             boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(refuses_chunks_that_are_not_exactly_the_elements) {

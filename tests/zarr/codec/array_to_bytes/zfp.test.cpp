@@ -141,6 +141,25 @@ BOOST_AUTO_TEST_CASE(promotes_small_integers_as_the_spec_writes) {
   check(data_type::uint16, to_bytes(u16), p_u16);
 }
 
+// numpy.datetime64 and numpy.timedelta64 as int64 (the spec: "datetime64 -> int64"): the zfp
+// tool's int64 stream for the same counts, and every count (NaT, INT64_MIN, included) back.
+BOOST_AUTO_TEST_CASE(compresses_the_time_types_as_the_int64_they_are) {
+  if (!have_zfp_tool()) return peer_missing("the zfp command-line tool (Debian package zfp) is not installed");
+  auto counts = from_bytes<std::int64_t>(smooth<std::int64_t>(96, 1e15, 6));
+  counts[5] = INT64_MIN;  // NaT
+  counts[6] = INT64_MAX;
+  for (const auto type : {data_type::numpy_datetime64, data_type::numpy_timedelta64})
+    for (const std::string mode : {"-R", "-p 40"}) {
+      BOOST_TEST_CONTEXT(zarr::name(type) << " " << mode) {
+        const auto tool = zfp_tool(to_bytes(counts), "-t i64 -2 12 8", mode);
+        const auto c = zfp(mode == "-R" ? R"({"mode":"reversible"})" : R"({"mode":"fixed_precision","precision":40})", {8, 12}, type);
+        BOOST_TEST(same(c.encode(to_bytes(counts)), tool.stream));
+        BOOST_TEST(same(c.decode(tool.stream), tool.decoded));
+        if (mode == "-R") BOOST_TEST(same(tool.decoded, to_bytes(counts)));
+      }
+    }
+}
+
 // uint32 and uint64 are offset by half their range (docs/decisions.md 33): every value,
 // the extremes included, comes back in reversible mode.
 BOOST_AUTO_TEST_CASE(round_trips_unsigned_32_and_64_bit_integers_exactly) {
