@@ -6,7 +6,8 @@ namespace zarr_cli {
 std::optional<std::string> help_text(std::string_view command) {
   if (command.empty())
     return "zarr3 " ZARR_VERSION " - Zarr v3 arrays in directories, S3 buckets and over HTTP\n\n"
-           "usage: zarr3 [--threads N] [--endpoint URL] [--in-flight N] [--strict-fill-value] COMMAND [ARGS]\n\n"
+           "usage: zarr3 [--threads N] [--endpoint URL] [--in-flight N] [--strict-fill-value] [--cache-bytes N]\n"
+           "             COMMAND [ARGS]\n\n"
            "commands:\n"
            "  create PATH --metadata FILE [--attrs FILE] [--overwrite]   create an array or group\n"
            "  write PATH --input FILE [--format raw|json|npy] [--region R] [--single-writer]   write values\n"
@@ -31,7 +32,8 @@ std::optional<std::string> help_text(std::string_view command) {
            "(default: one per core). --in-flight N: the requests to an S3 or HTTP store under\n"
            "way at once, apart from those threads (default 64). A Zarr v2 array with\n"
            "\"fill_value\": null reads its missing chunks as the type's zero (\"\" for text);\n"
-           "--strict-fill-value refuses them instead.\n\n"
+           "--strict-fill-value refuses them instead. --cache-bytes N keeps decoded shard indexes\n"
+           "(up to N bytes, each with the version of its shard) between the reads of a command.\n\n"
            "A region R is one start:stop per dimension, comma-separated, half-open, either side\n"
            "optional: 0:10,:,5: (':' is the whole dimension).\n\n"
            "Formats: json is one flat JSON array of all values in C order (integers exact, floats\n"

@@ -65,6 +65,9 @@ class consolidated_store final : public store {
     return inner_->get_into(key, out);
   }
   std::unique_ptr<const stored_value> snapshot(std::string_view key) const override { return inner_->snapshot(key); }
+  std::unique_ptr<const stored_value> snapshot_at(std::string_view key, const value_version& version) const override {
+    return inner_->snapshot_at(key, version);
+  }
   std::optional<std::uint64_t> size(std::string_view key) const override {
     if (!mine(key)) return inner_->size(key);
     const std::lock_guard lock(mutex_);
