@@ -12,6 +12,7 @@ export import zarr.text;
 export import zarr.fill_value;
 export import zarr.time;
 export import zarr.store;
+export import zarr.cache;
 export import zarr.codec;
 export import zarr.codec.cast_value;
 export import zarr.codec.reshape;

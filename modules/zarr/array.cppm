@@ -28,6 +28,7 @@ export import zarr.metadata;
 export import zarr.metadata.v2;
 export import zarr.nd;
 export import zarr.store;
+export import zarr.cache;
 
 export namespace zarr {
 
@@ -58,6 +59,10 @@ struct array_options {
   // data type's zero ("" for strings), as zarrs and zarr-python 3 read it (docs/decisions.md
   // 26); strict refuses such a read (not_found), the spec calling those values undefined.
   bool strict_fill_value = false;
+  // Keeps decoded shard indexes between reads, each with the version of the shard it was read
+  // from; may be shared by many arrays (`std::make_shared<zarr::cache>(256 << 20)`). Without
+  // one, a read of part of a shard reads its index every time (docs/decisions.md 69).
+  std::shared_ptr<zarr::cache> cache;
 };
 
 class array {

@@ -87,14 +87,18 @@ class chunk_reader {
   // A byte range of the value (past its end: corrupt_chunk); nothing when it is absent.
   [[nodiscard]] virtual std::optional<bytes> read(byte_range range) const = 0;
   // What a codec derives from this version of the value (a shard's decoded index), made by
-  // `make` from reads of this reader. Where the store keeps the version between reads (the
-  // filesystem store), it is made once per version and kept with it; `owner` (a
-  // derivation_owner's id) keeps apart what different codecs derive. `make` returns null
-  // when the value is absent; null is never kept.
+  // `make` from reads of this reader. Where the reader is given a cache (zarr.cache), it is
+  // made once per version and kept there, with the version it was read at; `owner` (a
+  // derivation_owner's id) keeps apart what different codecs derive. `make` returns a null
+  // value when the value is absent; null is never kept.
+  struct derived_value {
+    std::shared_ptr<const void> value;
+    std::size_t size = 0;  // bytes it holds, for a cache bounded in bytes
+  };
   [[nodiscard]] virtual std::shared_ptr<const void> derived(std::uint64_t owner,
-                                                            const std::function<std::shared_ptr<const void>()>& make) const {
+                                                            const std::function<derived_value()>& make) const {
     static_cast<void>(owner);
-    return make();
+    return make().value;
   }
   // The whole value, when it is already in memory and present (bytes fetched beforehand): read
   // without a copy. Nothing otherwise.

@@ -25,24 +25,6 @@ export namespace zarr {
 // Throws zarr::error (invalid_key) naming the key.
 void validate_key(std::string_view key);
 
-// One version of a stored value, for several reads that must agree (a shard's index,
-// then its inner chunks): later writes of the key do not show through it.
-class stored_value {
- public:
-  virtual ~stored_value() = default;
-  // The whole value, or a byte range of it (past the end: corrupt_chunk).
-  [[nodiscard]] virtual bytes get(std::optional<byte_range> range) const = 0;
-  // chunk_reader::derived for this version: made every time unless the store keeps versions.
-  [[nodiscard]] virtual std::shared_ptr<const void> derived(std::uint64_t owner,
-                                                            const std::function<std::shared_ptr<const void>()>& make) const {
-    static_cast<void>(owner);
-    return make();
-  }
-};
-
-// A stored_value over bytes in memory, shared with whoever else holds them.
-[[nodiscard]] std::unique_ptr<const stored_value> in_memory_value(std::string key, std::shared_ptr<const bytes> value);
-
 // The version of a stored value, opaque: the same while the value stays the same (on disk the
 // file's identity, size and modification time; on S3 the ETag). An empty tag: the key is absent.
 struct value_version {
@@ -50,6 +32,29 @@ struct value_version {
   [[nodiscard]] bool absent() const noexcept { return tag.empty(); }
   friend bool operator==(const value_version&, const value_version&) = default;
 };
+
+// What a read pinned to a version (store::snapshot_at, a snapshot's later reads) throws when
+// the value is no longer that version: rewritten or erased since (on S3, HTTP 412). Its code
+// is io; a reader that cached something derived from the old version drops it and reads anew.
+class value_changed : public error {
+ public:
+  using error::error;
+  explicit value_changed(const std::string& message) : error(errc::io, message) {}
+};
+
+// One version of a stored value, for several reads that must agree (a shard's index,
+// then its inner chunks): later writes of the key do not show through it.
+class stored_value {
+ public:
+  virtual ~stored_value() = default;
+  // The whole value, or a byte range of it (past the end: corrupt_chunk).
+  [[nodiscard]] virtual bytes get(std::optional<byte_range> range) const = 0;
+  // The version this value is (empty: the store has no versions for it).
+  [[nodiscard]] virtual value_version version() const { return {}; }
+};
+
+// A stored_value over bytes in memory, shared with whoever else holds them.
+[[nodiscard]] std::unique_ptr<const stored_value> in_memory_value(std::string key, std::shared_ptr<const bytes> value);
 
 // A value (nothing when absent) with its version.
 struct versioned_value {
@@ -90,9 +95,14 @@ class store {
   // snapshot, then reads the range.
   [[nodiscard]] virtual std::unique_ptr<const stored_value> snapshot_and_read(std::string_view key, byte_range first,
                                                                      bytes& part) const;
-  // Whether this store's snapshots keep what codecs derive from them (stored_value::derived)
-  // from one snapshot of a key to the next while the value stays the same.
-  [[nodiscard]] virtual bool keeps_derived() const noexcept { return false; }
+  // The value pinned at `version` (a snapshot's version(), read before), without a request
+  // where the store can: an object store sends If-Match with every later read. This call or a
+  // later read throws value_changed when the value is no longer that version (absent
+  // included). This default takes a snapshot and compares its version.
+  [[nodiscard]] virtual std::unique_ptr<const stored_value> snapshot_at(std::string_view key,
+                                                                       const value_version& version) const;
+  // An id of this store object, unique in the process and never reused: what a cache keys on.
+  [[nodiscard]] std::uint64_t identity() const noexcept { return identity_.id(); }
   // The value's size in bytes, or nothing when absent.
   [[nodiscard]] virtual std::optional<std::uint64_t> size(std::string_view key) const = 0;
   // Stores a value; a reader sees either the old or the new value, never a mix.
@@ -162,43 +172,9 @@ class store {
                       const update_policy& policy = {});
   // The error update() throws when the store cannot make updates atomic.
   [[noreturn]] void fail_not_atomic(std::string_view key) const;
-};
-
-// A stored chunk as the codecs read it from a store: whole into their buffer, or in byte
-// ranges of one snapshot (a shard rewritten meanwhile would otherwise pair its old index
-// with new inner chunks), taken at the first range read.
-class store_chunk_reader final : public chunk_reader {
- public:
-  store_chunk_reader(const store& s, const std::string& key) : store_(s), key_(key) {}
-  [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
-  [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
-    if (!snapshot_taken_) {
-      bytes part;
-      snapshot_ = store_.snapshot_and_read(key_, range, part);
-      snapshot_taken_ = true;
-      if (!snapshot_) return std::nullopt;
-      return part;
-    }
-    if (!snapshot_) return std::nullopt;
-    return snapshot_->get(range);
-  }
-  // Where the store keeps derived values with its snapshots, the snapshot is taken first to
-  // find them; elsewhere `make` reads (its first read takes the snapshot in one request).
-  [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
-                                                    const std::function<std::shared_ptr<const void>()>& make) const override {
-    if (!snapshot_taken_ && store_.keeps_derived()) {
-      snapshot_ = store_.snapshot(key_);
-      snapshot_taken_ = true;
-    }
-    if (!snapshot_) return make();
-    return snapshot_->derived(owner, make);
-  }
 
  private:
-  const store& store_;
-  const std::string& key_;
-  mutable std::unique_ptr<const stored_value> snapshot_;
-  mutable bool snapshot_taken_ = false;
+  derivation_owner identity_;
 };
 
 }  // namespace zarr

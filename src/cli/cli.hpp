@@ -89,8 +89,16 @@ inline bool& use_consolidated() {
   static bool use = true;
   return use;
 }
+// Global option --cache-bytes N: the cache of shard indexes that every array of the command
+// shares (none by default).
+inline std::shared_ptr<zarr::cache>& shared_cache() {
+  static std::shared_ptr<zarr::cache> c;
+  return c;
+}
 // The options arrays are opened with (the global flags above).
-inline zarr::array_options array_open_options() { return {.strict_fill_value = strict_fill_value()}; }
+inline zarr::array_options array_open_options() {
+  return {.strict_fill_value = strict_fill_value(), .cache = shared_cache()};
+}
 // The requests of S3 and HTTP stores under way at once, global option --in-flight N.
 inline std::size_t& requests_in_flight() {
   static std::size_t n = zarr::default_max_in_flight;

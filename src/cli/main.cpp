@@ -76,14 +76,17 @@ std::size_t count_option(std::string_view name, std::string_view value, std::siz
 // The global options: --threads N (the threads a command's reads and writes use at most),
 // --endpoint URL (the S3 endpoint of s3:// paths) and --in-flight N (the requests to S3 or
 // HTTP stores under way at once); --strict-fill-value (a missing chunk of a Zarr v2 array
-// without a fill value is an error, not zeros); --no-consolidated (metadata from each node's
-// own documents, even where the root group has consolidated metadata).
+// without a fill value is an error, not zeros); --cache-bytes N (a cache of shard indexes);
+// --no-consolidated (metadata from each node's own documents, even where the root group has
+// consolidated metadata).
 void take_global_options(std::vector<std::string_view>& args) {
   if (take_global_flag(args, "--strict-fill-value")) strict_fill_value() = true;
   if (take_global_flag(args, "--no-consolidated")) use_consolidated() = false;
   if (const auto value = take_global_option(args, "--threads")) zarr::set_concurrency(count_option("--threads", *value, 1024));
   if (const auto value = take_global_option(args, "--in-flight")) requests_in_flight() = count_option("--in-flight", *value, 1024);
   if (const auto value = take_global_option(args, "--endpoint")) s3_endpoint() = std::string(*value);
+  if (const auto value = take_global_option(args, "--cache-bytes"))
+    shared_cache() = std::make_shared<zarr::cache>(count_option("--cache-bytes", *value, std::size_t{1} << 40));
 }
 
 int dispatch(const std::vector<std::string_view>& args) {

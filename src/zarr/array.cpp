@@ -572,10 +572,19 @@ void array::read_part(const cell_part& part, const array_view& out) const {
   const auto key = chunk_key(part.cell);
   const auto place = out.window(part.in_region, part.extent());
   naming_the_chunk(path_, key, [&] {
-    const store_chunk_reader source(*store_, key);
-    if (!chain_of(part.cell).reader(source)->read(part.in_cell, place)) {
-      check_fill_value();
-      fill(place, meta_.fill_value);
+    // A cached shard index found changed by the read that it pinned is dropped: read once more,
+    // anew (never the old index with the new bytes).
+    for (bool again = false;; again = true) {
+      const store_chunk_reader source(*store_, key, options_.cache.get());
+      try {
+        if (!chain_of(part.cell).reader(source)->read(part.in_cell, place)) {
+          check_fill_value();
+          fill(place, meta_.fill_value);
+        }
+        return;
+      } catch (const error&) {
+        if (again || !source.found_stale()) throw;
+      }
     }
   });
 }

@@ -75,6 +75,15 @@ std::unique_ptr<const stored_value> store::snapshot(std::string_view key) const 
   return in_memory_value(std::string(key), std::make_shared<const bytes>(std::move(*value)));
 }
 
+std::unique_ptr<const stored_value> store::snapshot_at(std::string_view key, const value_version& version) const {
+  auto value = snapshot(key);
+  const auto now = value ? value->version() : value_version{};
+  if (now.absent() || now != version)
+    throw value_changed("store key \"" + std::string(key) + "\": expected the version read before (" + version.tag +
+                        "), got " + (value ? "another (" + now.tag + ")" : std::string("none (absent)")));
+  return value;
+}
+
 std::unique_ptr<const stored_value> store::snapshot_and_read(std::string_view key, byte_range first, bytes& part) const {
   auto value = snapshot(key);
   if (value) part = value->get(first);

@@ -47,10 +47,9 @@ class filesystem_store final : public store {
   [[nodiscard]] std::optional<bytes> get(std::string_view key, byte_range range) const override;
   // Reads into `out`'s memory: no new allocation when it is large enough.
   [[nodiscard]] bool get_into(std::string_view key, bytes& out) const override;
-  // The open file: its ranges come from the version that was there when it was opened.
+  // The open file: its ranges come from the version that was there when it was opened; its
+  // version is the file's identity, size and modification time (snapshot_at compares them).
   [[nodiscard]] std::unique_ptr<const stored_value> snapshot(std::string_view key) const override;
-  // Yes: the files of recent snapshots stay open with what was derived from them.
-  [[nodiscard]] bool keeps_derived() const noexcept override { return true; }
   [[nodiscard]] std::optional<std::uint64_t> size(std::string_view key) const override;
   void set(std::string_view key, std::span<const std::byte> value) override;
   void erase(std::string_view key) override;

@@ -158,8 +158,11 @@ class remote_store : public store {
   [[nodiscard]] std::optional<bytes> get(std::string_view key, byte_range range) const override;
   [[nodiscard]] bool get_into(std::string_view key, bytes& out) const override;
   // HEAD for the ETag; later reads send If-Match with it, and a value rewritten or erased
-  // since is an error (io, "changed while being read"), never a mix of two versions.
+  // since is value_changed (code io, "changed while being read"), never a mix of two versions.
   [[nodiscard]] std::unique_ptr<const stored_value> snapshot(std::string_view key) const override;
+  // No request: the reads send If-Match with the ETag `version` (412: value_changed).
+  [[nodiscard]] std::unique_ptr<const stored_value> snapshot_at(std::string_view key,
+                                                               const value_version& version) const override;
   // One ranged GET, whose ETag pins the later reads.
   [[nodiscard]] std::unique_ptr<const stored_value> snapshot_and_read(std::string_view key, byte_range first,
                                                                      bytes& part) const override;

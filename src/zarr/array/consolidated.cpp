@@ -68,7 +68,6 @@ class consolidated_store final : public store {
   std::unique_ptr<const stored_value> snapshot_and_read(std::string_view key, byte_range first, bytes& part) const override {
     return inner_->snapshot_and_read(key, first, part);
   }
-  bool keeps_derived() const noexcept override { return inner_->keeps_derived(); }
   // Batches are the inner store's (with its requests in flight), unless they meet a document.
   void get_many(std::span<get_item> items, const item_done& done, const item_ready& ready) const override {
     if (std::any_of(items.begin(), items.end(), [&](const get_item& i) { return mine(i.key); }))
@@ -81,6 +80,9 @@ class consolidated_store final : public store {
     for (const auto& i : items) refresh(i.key);
   }
   std::size_t io_concurrency() const noexcept override { return inner_->io_concurrency(); }
+  std::unique_ptr<const stored_value> snapshot_at(std::string_view key, const value_version& version) const override {
+    return inner_->snapshot_at(key, version);
+  }
   std::optional<std::uint64_t> size(std::string_view key) const override {
     if (!mine(key)) return inner_->size(key);
     const std::lock_guard lock(mutex_);

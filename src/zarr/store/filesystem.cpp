@@ -262,9 +262,14 @@ fs::path filesystem_store::path_of(std::string_view key) const {
 
 namespace {
 
+// The version of a file: its identity, size and modification time.
+value_version version_of(const struct stat& st) {
+  return {std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+          std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec)};
+}
+
 // An open file: writers never change a file, they rename a new one over it, so every
-// read through this descriptor sees the version that was opened. What codecs derive from
-// it (chunk_reader::derived) is kept with it.
+// read through this descriptor sees the version that was opened.
 class open_file final : public stored_value {
  public:
   open_file(std::string key, fs::path path, file&& f, const struct stat& st) : key_(std::move(key)), path_(std::move(path)), stat_(st) {
@@ -277,15 +282,7 @@ class open_file final : public stored_value {
     read_exact(f_.fd, [&] { return path_; }, out.data(), length, offset);
     return out;
   }
-  [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
-                                                    const std::function<std::shared_ptr<const void>()>& make) const override {
-    const std::lock_guard lock(mutex_);
-    for (const auto& [id, value] : derived_)
-      if (id == owner) return value;
-    auto value = make();
-    if (value) derived_.emplace_back(owner, value);
-    return value;
-  }
+  [[nodiscard]] value_version version() const override { return version_of(stat_); }
   // Whether `st` (a stat of the key's path now) is this file, unchanged: the same inode
   // (which cannot be reused while this descriptor holds it), size and modification time.
   [[nodiscard]] bool is(const struct stat& st) const noexcept {
@@ -298,8 +295,6 @@ class open_file final : public stored_value {
   fs::path path_;
   file f_;
   struct stat stat_;
-  mutable std::mutex mutex_;
-  mutable std::vector<std::pair<std::uint64_t, std::shared_ptr<const void>>> derived_;
 };
 
 // A snapshot handed out for a kept open_file.
@@ -307,10 +302,7 @@ class kept_value final : public stored_value {
  public:
   explicit kept_value(std::shared_ptr<const open_file> f) : f_(std::move(f)) {}
   [[nodiscard]] bytes get(std::optional<byte_range> range) const override { return f_->get(range); }
-  [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
-                                                    const std::function<std::shared_ptr<const void>()>& make) const override {
-    return f_->derived(owner, make);
-  }
+  [[nodiscard]] value_version version() const override { return f_->version(); }
 
  private:
   std::shared_ptr<const open_file> f_;
@@ -319,8 +311,7 @@ class kept_value final : public stored_value {
 }  // namespace
 
 // The files of the latest snapshots, most recent last, kept open for the next snapshot of
-// the same key: one stat then proves the file unchanged, instead of open, stat and close,
-// and a shard's index is read and decoded once per version instead of once per read.
+// the same key: one stat then proves the file unchanged, instead of open, stat and close.
 struct filesystem_store::kept_files {
   static constexpr std::size_t capacity = 16;
   std::mutex mutex;
@@ -590,15 +581,6 @@ std::optional<filesystem_store::key_lock> filesystem_store::lock(std::string_vie
     if (errno != EINTR) fail_io("cannot lock", lock_path, errno);
   return std::optional<key_lock>(std::in_place, std::exchange(f.fd, -1));
 }
-
-namespace {
-
-value_version version_of(const struct stat& st) {
-  return {std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
-          std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec)};
-}
-
-}  // namespace
 
 value_version filesystem_store::version_now(std::string_view key) const {
   struct stat st {};

@@ -544,7 +544,7 @@ remote_store::read_result remote_store::read_answer(std::string_view key, std::o
   result.response = response;
   const auto& r = result.response;
   if (!if_match.empty() && (r.status == 412 || r.status == 404))
-    throw error(errc::io, where(key) + ": expected the version first read (ETag " + std::string(if_match) +
+    throw value_changed(where(key) + ": expected the version first read (ETag " + std::string(if_match) +
                               "), got a value changed while being read (HTTP " + std::to_string(r.status) + ")");
   if (r.status == 404 && absent(r, out)) return result;
   if (range && r.status == 416) {  // past the end: say by how much, as every store does
@@ -630,6 +630,7 @@ class pinned_value final : public stored_value {
     static_cast<void>(store_.read(key_, range, out, etag_));
     return out;
   }
+  [[nodiscard]] value_version version() const override { return {etag_}; }
 
  private:
   const remote_store& store_;
@@ -647,6 +648,12 @@ std::unique_ptr<const stored_value> remote_store::snapshot(std::string_view key)
   if (r.status != 200) fail(key, r, ignored);
   if (r.etag.empty()) return store::snapshot(key);  // no version to pin: a copy of the whole value
   return std::make_unique<const pinned_value>(*this, std::string(key), r.etag);
+}
+
+std::unique_ptr<const stored_value> remote_store::snapshot_at(std::string_view key, const value_version& version) const {
+  validate_key(key);
+  if (version.absent()) return store::snapshot_at(key, version);  // throws: nothing to pin to
+  return std::make_unique<const pinned_value>(*this, std::string(key), version.tag);
 }
 
 std::unique_ptr<const stored_value> remote_store::snapshot_and_read(std::string_view key, byte_range first,

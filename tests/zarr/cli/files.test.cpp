@@ -209,6 +209,22 @@ BOOST_AUTO_TEST_CASE(threads_option_anywhere_gives_the_same_bytes) {
   BOOST_TEST(zarr3("help").out.find("--threads") != std::string::npos);
 }
 
+// --cache-bytes N, anywhere on the line: the same values through a cache of shard indexes.
+BOOST_AUTO_TEST_CASE(cache_bytes_option_gives_the_same_bytes) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  const auto all = whole_input(dir);
+  BOOST_TEST_REQUIRE(zarr3("write " + a + " --input " + q(dir / "in.raw")).status == 0);
+  BOOST_TEST((zarr3("--cache-bytes 1048576 read " + a + " --format raw").out == all));
+  BOOST_TEST((zarr3("read " + a + " --format raw --cache-bytes=4096").out == all));
+  for (const auto* bad : {"--cache-bytes 0", "--cache-bytes x", "--cache-bytes"}) {
+    const auto r = zarr3("read " + a + " " + bad);
+    BOOST_TEST(r.status == 2, bad);
+    BOOST_TEST(r.err.find("--cache-bytes") != std::string::npos, r.err);
+  }
+  BOOST_TEST(zarr3("help").out.find("--cache-bytes N") != std::string::npos);
+}
+
 // NumPy's .npy files of datetime64 and timedelta64 (tests/interop/numpy_datetime.py: units,
 // scale factors, NaT, both byte orders) written with zarr3 write --input, read back as raw
 // counts, saved with zarr3 read --output and loaded by NumPy again: the same dtype and counts.

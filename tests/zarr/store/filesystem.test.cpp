@@ -357,37 +357,33 @@ BOOST_AUTO_TEST_CASE(rejects_keys_that_look_like_temporary_files) {
 }
 
 // Snapshots keep their file open for the next snapshot of the key; a change made by anyone
-// else (another store, another program) must still show, and what was derived from the old
-// version must not be handed out for the new one.
+// else (another store, another program) must still show, as a new version, and a read pinned
+// to the old version (snapshot_at, what a cache does) must fail as value_changed.
 BOOST_AUTO_TEST_CASE(a_kept_snapshot_never_outlives_a_change_of_its_file) {
   const auto root = zarr_test::scratch_dir() / "store";
   zarr::filesystem_store reader(root), writer(root);
   writer.set("c/0", zarr_test::some_bytes(8));
-  int made = 0;
-  const auto derive = [&](const zarr::stored_value& v) {
-    return v.derived(7, [&] {
-      ++made;
-      return std::static_pointer_cast<const void>(std::make_shared<const zarr::bytes>(v.get(std::nullopt)));
+  const auto changed_since = [&](const zarr::value_version& v) {
+    BOOST_CHECK_EXCEPTION(static_cast<void>(reader.snapshot_at("c/0", v)), zarr::value_changed, [](const zarr::value_changed& e) {
+      return e.code() == zarr::errc::io && std::string_view(e.what()).find("expected the version read before") != std::string_view::npos;
     });
   };
-  const auto derived_bytes = [&](const std::shared_ptr<const void>& p) { return *static_cast<const zarr::bytes*>(p.get()); };
-  {
-    const auto first = reader.snapshot("c/0");
-    const auto second = reader.snapshot("c/0");
-    BOOST_TEST(zarr_test::same(derived_bytes(derive(*first)), zarr_test::some_bytes(8)));
-    BOOST_TEST(zarr_test::same(derived_bytes(derive(*second)), zarr_test::some_bytes(8)));
-    BOOST_TEST(made == 1);  // the same version: derived once
-    // another owner derives its own
-    BOOST_TEST(second->derived(8, [] { return std::shared_ptr<const void>(); }) == nullptr);
-  }
+  const auto first = reader.snapshot("c/0");
+  const auto v1 = first->version();
+  BOOST_TEST(!v1.absent());
+  BOOST_TEST(reader.snapshot("c/0")->version().tag == v1.tag);  // the same version
+  BOOST_TEST(zarr_test::same(reader.snapshot_at("c/0", v1)->get(std::nullopt), zarr_test::some_bytes(8)));
+  BOOST_TEST(reader.get_versioned("c/0").version.tag == v1.tag);
   // rewritten through another store object: a new file renamed over the old one
   auto next = zarr_test::some_bytes(8);
   next[0] = std::byte{0xAB};
   writer.set("c/0", next);
   const auto after_rename = reader.snapshot("c/0");
   BOOST_TEST(zarr_test::same(after_rename->get(std::nullopt), next));
-  BOOST_TEST(zarr_test::same(derived_bytes(derive(*after_rename)), next));
-  BOOST_TEST(made == 2);
+  const auto v2 = after_rename->version();
+  BOOST_TEST(v2.tag != v1.tag);
+  changed_since(v1);
+  BOOST_TEST(zarr_test::same(reader.snapshot_at("c/0", v2)->get(std::nullopt), next));
   // changed in place by another program, same size: the modification time tells
   auto changed = next;
   changed[1] = std::byte{0xCD};
@@ -399,37 +395,51 @@ BOOST_AUTO_TEST_CASE(a_kept_snapshot_never_outlives_a_change_of_its_file) {
     struct timespec times[2] = {{0, UTIME_OMIT}, {1234567, 0}};
     BOOST_REQUIRE(::utimensat(AT_FDCWD, (root / "c" / "0").c_str(), times, 0) == 0);
     const auto after_edit = reader.snapshot("c/0");
-    BOOST_TEST(zarr_test::same(derived_bytes(derive(*after_edit)), changed));
-    BOOST_TEST(made == 3);
+    BOOST_TEST(zarr_test::same(after_edit->get(std::nullopt), changed));
+    BOOST_TEST(after_edit->version().tag != v2.tag);
+    changed_since(v2);
   }
   // removed by someone else: absent, not the kept file
   fs::remove(root / "c" / "0");
   BOOST_TEST(reader.snapshot("c/0") == nullptr);
   BOOST_TEST(!reader.get("c/0").has_value());
+  changed_since(v2);
   // a snapshot taken before stays readable (the edit in place changed its file too)
   BOOST_TEST(zarr_test::same(after_rename->get(std::nullopt), changed));
+  BOOST_TEST(zarr_test::same(first->get(std::nullopt), zarr_test::some_bytes(8)));
 }
 
-// Through the array: an inner chunk read after the shard was rewritten by another writer
-// comes from the new shard (its index decoded anew), never from the kept index.
-BOOST_AUTO_TEST_CASE(a_sharded_read_after_another_writer_rewrote_the_shard_sees_the_new_shard) {
-  const auto root = zarr_test::scratch_dir() / "store";
+// Through the array, with and without a cache of shard indexes: an inner chunk read after the
+// shard was rewritten by another writer comes from the new shard (its index decoded anew),
+// never from the cached index.
+static void read_after_another_writer_rewrote_the_shard(const std::filesystem::path& root, bool cached) {
   const char* sharded = R"({"zarr_format": 3, "node_type": "array", "shape": [8], "data_type": "uint8",
     "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [8]}},
     "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
     "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [2],
       "codecs": [{"name": "bytes"}, {"name": "gzip", "configuration": {"level": 1}}],
       "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}]})";
+  auto c = cached ? std::make_shared<zarr::cache>(1 << 20) : nullptr;
   auto reading = zarr::array::create(std::make_shared<zarr::filesystem_store>(root), "",
-                                     zarr::array_metadata::parse(zarr::parse_json(sharded)));
+                                     zarr::array_metadata::parse(zarr::parse_json(sharded)), false, {.cache = c});
   const std::vector<std::uint8_t> first{1, 2, 3, 4, 5, 6, 7, 8};
   reading.write<std::uint8_t>({{0}, {8}}, first);
   BOOST_TEST((reading.read<std::uint8_t>({{4}, {6}}) == std::vector<std::uint8_t>{5, 6}));
+  BOOST_TEST((reading.read<std::uint8_t>({{2}, {4}}) == std::vector<std::uint8_t>{3, 4}));
+  if (c) BOOST_TEST(c->stats().hits == 1u);  // the index decoded at the first read served the second
   // another writer: the first two inner chunks now hold only the fill value and are not
   // stored, so the inner chunks move and the old index would point at the wrong bytes
   auto writing = zarr::array::open(std::make_shared<zarr::filesystem_store>(root), "");
   writing.write<std::uint8_t>({{0}, {8}}, std::vector<std::uint8_t>{0, 0, 0, 0, 9, 10, 11, 12});
   BOOST_TEST((reading.read<std::uint8_t>({{4}, {6}}) == std::vector<std::uint8_t>{9, 10}));
+  if (c) BOOST_TEST(c->stats().stale == 1u);  // noticed: the file's identity changed
+  BOOST_TEST((reading.read<std::uint8_t>({{6}, {8}}) == std::vector<std::uint8_t>{11, 12}));
+}
+
+BOOST_AUTO_TEST_CASE(a_sharded_read_after_another_writer_rewrote_the_shard_sees_the_new_shard) {
+  const auto dir = zarr_test::scratch_dir();
+  read_after_another_writer_rewrote_the_shard(dir / "store", false);
+  read_after_another_writer_rewrote_the_shard(dir / "cached", true);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

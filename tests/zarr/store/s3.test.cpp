@@ -208,6 +208,58 @@ BOOST_AUTO_TEST_CASE(an_inner_chunk_of_a_shard_costs_two_gets) {
   BOOST_TEST(n.head == 0u);
 }
 
+// Issue 25, acceptance 1: the 64 inner chunks of one shard read one by one cost 128 GETs
+// without a cache (index and inner chunk each time) and 65 through one (the index once, then
+// each inner chunk by a ranged GET carrying If-Match with the cached index's ETag). A shard
+// rewritten by another writer between two reads is noticed by that same GET (412): the
+// cached index is dropped and the read starts again, so the read costs 3 GETs (the refused
+// one, the new index, the inner chunk) and returns the new values, never the old index
+// paired with the new bytes; the next read is one GET again.
+BOOST_AUTO_TEST_CASE(inner_chunks_read_through_a_cache_cost_one_get_each_after_the_index) {
+  const auto o = zarr_test::fresh_bucket("cached");
+  if (!o) return;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  auto a = zarr::array_builder({64, 64}, zarr::data_type::uint16)
+               .shards({64, 64}, {8, 8})
+               .codecs({zarr::codecs::zstd{.level = 1}})
+               .create(s, "a");
+  const auto values = iota_values(64 * 64);
+  a.write<std::uint16_t>(zarr::region::all(a.shape()), values);
+  const auto read_one_by_one = [&](const zarr::array& b, const std::vector<std::uint16_t>& expected) {
+    s->reset_requests();
+    for (std::uint64_t y = 0; y < 64; y += 8)
+      for (std::uint64_t x = 0; x < 64; x += 8) {
+        const auto inner = b.read<std::uint16_t>({{y, x}, {y + 8, x + 8}});
+        BOOST_TEST(inner[0] == expected[y * 64 + x]);
+        BOOST_TEST(inner[63] == expected[(y + 7) * 64 + x + 7]);
+      }
+    return s->requests().get;
+  };
+  BOOST_TEST(read_one_by_one(zarr::array::open(s, "a"), values) == 128u);
+  const auto c = std::make_shared<zarr::cache>(1 << 20);
+  const auto b = zarr::array::open(s, "a", {.cache = c});
+  BOOST_TEST(read_one_by_one(b, values) == 65u);
+  BOOST_TEST(c->stats().hits == 63u);
+  BOOST_TEST(c->stats().entries == 1u);
+
+  // another writer, through a store object of its own, rewrites the shard
+  std::vector<std::uint16_t> next(values.size());
+  for (std::size_t i = 0; i < next.size(); ++i) next[i] = static_cast<std::uint16_t>(values[i] + 1000);
+  zarr::array::open(std::make_shared<zarr::s3_store>(*o), "a").write<std::uint16_t>(zarr::region::all(a.shape()), next);
+  s->reset_requests();
+  const auto inner = b.read<std::uint16_t>({{8, 16}, {16, 24}});
+  BOOST_TEST(inner[0] == next[8 * 64 + 16]);
+  BOOST_TEST(inner[63] == next[15 * 64 + 23]);
+  BOOST_TEST(s->requests().get == 3u);
+  BOOST_TEST(c->stats().stale == 1u);
+  s->reset_requests();
+  const auto again = b.read<std::uint16_t>({{56, 56}, {64, 64}});
+  BOOST_TEST(again[63] == next.back());
+  BOOST_TEST(s->requests().get == 1u);
+  // and every inner chunk reads new: 64 GETs, the index being cached already
+  BOOST_TEST(read_one_by_one(b, next) == 64u);
+}
+
 // An array's chunks go many requests at a time, apart from the threads that decode: with one
 // decoding thread, a write and a read of 64 chunks each keep max_in_flight (16) requests under
 // way at once, on as many connections; with max_in_flight = 1, one request after the other on

@@ -238,8 +238,8 @@ void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, cons
   });
 }
 
-// A shard read in part: its index (decoded once per stored version where the store keeps
-// versions), then the inner chunks a box meets. Inner chunks the box covers, or whose chain
+// A shard read in part: its index (decoded once per stored version where the reader has a
+// cache), then the inner chunks a box meets. Inner chunks the box covers, or whose chain
 // reads them whole anyway, are fetched by where their bytes are in the shard: neighbours at most
 // range_merge_gap bytes apart with one request (docs/decisions.md 38). An inner chunk met in part
 // whose chain reads ranges (a nested shard, `bytes` alone) is read through that chain's reader
@@ -252,12 +252,14 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
     const auto& c = codec_;
     if (box.covers(c.shard_.shape))
       return with_whole_value(source_, [&](std::span<const std::byte> stored) { c.decode_all(stored, out); });
-    const auto kept = source_.derived(c.decoded_index_.id(), [&]() -> std::shared_ptr<const void> {
+    const auto kept = source_.derived(c.decoded_index_.id(), [&]() -> chunk_reader::derived_value {
       const auto encoded_index =
           source_.read(c.config_.index_at_end ? byte_range::last(c.index_size_) : byte_range{0, c.index_size_, false});
-      if (!encoded_index) return nullptr;
+      if (!encoded_index) return {};
       // The shard's size is not known here: ranges past its end fail when read.
-      return std::make_shared<const std::vector<std::uint64_t>>(c.decode_index(*encoded_index, std::nullopt));
+      auto index = std::make_shared<const std::vector<std::uint64_t>>(c.decode_index(*encoded_index, std::nullopt));
+      const auto size = index->size() * sizeof(std::uint64_t);
+      return {std::move(index), size};
     });
     if (!kept) return false;
     const auto& index = *static_cast<const std::vector<std::uint64_t>*>(kept.get());

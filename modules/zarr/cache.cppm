@@ -1,0 +1,93 @@
+// zarr.cache: what codecs derive from stored values (a shard's decoded index), kept between
+// reads in a cache bounded in bytes and shared by the arrays opened with it, each entry with
+// the version of the value it was read from (docs/decisions.md 69). Stores hold bytes only.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+export module zarr.cache;
+
+export import zarr.bytes;
+export import zarr.store;
+
+export namespace zarr {
+
+// A thread-safe cache of derived values, least recently used first out once the bytes held
+// pass the bound. An entry is keyed by the store (store::identity()), the key and the owner
+// (chunk_reader::derived), and carries the version it was derived from: a later read pins that
+// version (store::snapshot_at), so that a value changed since is noticed, never paired with it.
+class cache {
+ public:
+  // Holds at most `capacity_bytes` (0: keeps nothing; an entry larger than the bound is not kept).
+  explicit cache(std::size_t capacity_bytes);
+  cache(const cache&) = delete;
+  cache& operator=(const cache&) = delete;
+
+  struct entry {
+    std::shared_ptr<const void> value;
+    value_version version;
+  };
+  // The entry, made the most recently used; nothing when absent.
+  [[nodiscard]] std::optional<entry> find(std::uint64_t store, std::string_view key, std::uint64_t owner);
+  // Keeps `value` (of `size` bytes) at `version`, replacing what was there, then lets go of
+  // the least recently used entries beyond the bound.
+  void put(std::uint64_t store, std::string_view key, std::uint64_t owner, entry e, std::size_t size);
+  // Forgets the entry (its value changed).
+  void drop(std::uint64_t store, std::string_view key, std::uint64_t owner);
+
+  struct statistics {
+    std::uint64_t hits = 0, misses = 0;
+    std::uint64_t stale = 0;  // entries found changed and dropped
+    std::size_t entries = 0, bytes = 0;
+  };
+  [[nodiscard]] statistics stats() const;
+  [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
+
+ private:
+  struct item {
+    std::string id;
+    entry e;
+    std::size_t size;
+  };
+  std::size_t capacity_;
+  mutable std::mutex mutex_;
+  std::list<item> order_;  // most recently used first
+  std::unordered_map<std::string, std::list<item>::iterator> items_;
+  statistics stats_;
+};
+
+// A stored chunk as the codecs read it from a store: whole into their buffer, or in byte
+// ranges of one snapshot (a shard rewritten meanwhile would otherwise pair its old index
+// with new inner chunks), taken at the first range read. With a cache, what codecs derive
+// is kept there: a value found is pinned at its version without a request
+// (store::snapshot_at), and one found changed is dropped and made anew.
+class store_chunk_reader final : public chunk_reader {
+ public:
+  store_chunk_reader(const store& s, const std::string& key, cache* c = nullptr) : store_(s), key_(key), cache_(c) {}
+  [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
+  [[nodiscard]] std::optional<bytes> read(byte_range range) const override;
+  [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
+                                                    const std::function<derived_value()>& make) const override;
+  // Whether a read failed because the value changed since a cached entry's version: the
+  // entry is dropped, and reading again with a new reader reads the value anew.
+  [[nodiscard]] bool found_stale() const noexcept { return stale_; }
+
+ private:
+  const store& store_;
+  const std::string& key_;
+  cache* cache_;
+  mutable std::unique_ptr<const stored_value> snapshot_;
+  mutable bool snapshot_taken_ = false;
+  mutable std::optional<std::uint64_t> pinned_by_;  // the owner whose cached entry pinned the snapshot
+  mutable bool stale_ = false;
+};
+
+}  // namespace zarr

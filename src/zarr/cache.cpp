@@ -1,0 +1,124 @@
+// zarr.cache: the LRU cache of derived values and the store chunk reader that uses it.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+module zarr.cache;
+
+namespace zarr {
+
+namespace {
+
+std::string id_of(std::uint64_t store, std::string_view key, std::uint64_t owner) {
+  auto id = std::to_string(store) + ":" + std::to_string(owner) + ":";
+  id += key;
+  return id;
+}
+
+}  // namespace
+
+cache::cache(std::size_t capacity_bytes) : capacity_(capacity_bytes) {}
+
+std::optional<cache::entry> cache::find(std::uint64_t store, std::string_view key, std::uint64_t owner) {
+  const std::lock_guard lock(mutex_);
+  const auto it = items_.find(id_of(store, key, owner));
+  if (it == items_.end()) {
+    ++stats_.misses;
+    return std::nullopt;
+  }
+  ++stats_.hits;
+  order_.splice(order_.begin(), order_, it->second);
+  return it->second->e;
+}
+
+void cache::put(std::uint64_t store, std::string_view key, std::uint64_t owner, entry e, std::size_t size) {
+  auto id = id_of(store, key, owner);
+  // What an entry costs besides its value: its key, twice, and the bookkeeping.
+  size += 2 * id.size() + e.version.tag.size() + 128;
+  const std::lock_guard lock(mutex_);
+  if (const auto it = items_.find(id); it != items_.end()) {
+    stats_.bytes -= it->second->size;
+    order_.erase(it->second);
+    items_.erase(it);
+  }
+  if (size > capacity_) return;
+  order_.push_front({id, std::move(e), size});
+  items_.emplace(std::move(id), order_.begin());
+  stats_.bytes += size;
+  while (stats_.bytes > capacity_) {
+    stats_.bytes -= order_.back().size;
+    items_.erase(order_.back().id);
+    order_.pop_back();
+  }
+}
+
+void cache::drop(std::uint64_t store, std::string_view key, std::uint64_t owner) {
+  const std::lock_guard lock(mutex_);
+  const auto it = items_.find(id_of(store, key, owner));
+  if (it == items_.end()) return;
+  ++stats_.stale;
+  stats_.bytes -= it->second->size;
+  order_.erase(it->second);
+  items_.erase(it);
+}
+
+cache::statistics cache::stats() const {
+  const std::lock_guard lock(mutex_);
+  auto s = stats_;
+  s.entries = items_.size();
+  return s;
+}
+
+std::optional<bytes> store_chunk_reader::read(byte_range range) const {
+  if (!snapshot_taken_) {
+    bytes part;
+    snapshot_ = store_.snapshot_and_read(key_, range, part);
+    snapshot_taken_ = true;
+    if (!snapshot_) return std::nullopt;
+    return part;
+  }
+  if (!snapshot_) return std::nullopt;
+  try {
+    return snapshot_->get(range);
+  } catch (const value_changed&) {
+    // Pinned by a cached entry that is now stale: drop it, so that the next reader makes it anew.
+    if (pinned_by_) {
+      stale_ = true;
+      cache_->drop(store_.identity(), key_, *pinned_by_);
+    }
+    throw;
+  }
+}
+
+std::shared_ptr<const void> store_chunk_reader::derived(std::uint64_t owner, const std::function<derived_value()>& make) const {
+  if (cache_ == nullptr) return make().value;
+  if (auto found = cache_->find(store_.identity(), key_, owner)) {
+    if (snapshot_taken_) {  // a snapshot already read from: the entry serves only if it is that version
+      if (snapshot_ && snapshot_->version() == found->version) return std::move(found->value);
+    } else {
+      try {
+        snapshot_ = store_.snapshot_at(key_, found->version);
+        snapshot_taken_ = true;
+        pinned_by_ = owner;
+        return std::move(found->value);
+      } catch (const value_changed&) {
+        cache_->drop(store_.identity(), key_, owner);
+      }
+    }
+  }
+  auto made = make();
+  if (made.value && snapshot_) {
+    auto version = snapshot_->version();
+    if (!version.absent()) cache_->put(store_.identity(), key_, owner, {made.value, std::move(version)}, made.size);
+  }
+  return std::move(made.value);
+}
+
+}  // namespace zarr
