@@ -144,7 +144,7 @@ BOOST_AUTO_TEST_CASE(codecs_that_do_not_fit_the_type_are_refused_when_opened) {
   ZARR_CHECK_ERROR(open("string", R"([{"name": "vlen-bytes"}])"), zarr::errc::invalid_metadata,
                    "codecs[0] (vlen-bytes): expected data type bytes, got string");
   ZARR_CHECK_ERROR(open("string", R"([{"name": "scale_offset", "configuration": {"offset": 1}}, {"name": "vlen-utf8"}])"),
-                   zarr::errc::unsupported, "codecs[0] (scale_offset)");
+                   zarr::errc::invalid_metadata, "codecs[0] (scale_offset): expected an integer or floating-point data type, got string");
   ZARR_CHECK_ERROR(open("string", R"([{"name": "transpose", "configuration": {"order": [0]}}, {"name": "bytes"}])"),
                    zarr::errc::invalid_metadata, "codecs[1] (bytes): expected a codec of variable-length elements (vlen-utf8)");
   ZARR_CHECK_ERROR(open("string", R"([{"name": "vlen-utf8", "configuration": {"x": 1}}])"), zarr::errc::invalid_metadata,
