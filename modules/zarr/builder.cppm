@@ -140,6 +140,10 @@ struct sharding_indexed {
 class array_builder {
  public:
   array_builder(std::vector<std::uint64_t> shape, data_type type);
+  // A type with its configuration, as zarr::parse_data_type_spec gives it: the sized types
+  // (raw bits, fixed_length_utf32, struct: parse_data_type_spec(parse_json(R"("r24")"))), or a
+  // time type with its resolution.
+  array_builder(std::vector<std::uint64_t> shape, const data_type_spec& type);
 
   // The regular chunk grid (default: one chunk for the whole array); drops shards().
   array_builder& chunk_shape(std::vector<std::uint64_t> shape);
@@ -154,6 +158,10 @@ class array_builder {
   // The fill value of string (UTF-8 text) and bytes arrays (default: empty); an error at
   // metadata() for any other type.
   array_builder& fill_string(std::string value);
+  // The fill value of a sized type in its JSON form (raw bits: an array of byte values;
+  // fixed_length_utf32: a string; struct: an object with every field), checked at metadata().
+  // Default: zeros (a struct's fields their defaults). An error at metadata() for other types.
+  array_builder& fill_json(boost::json::value value);
   // The unit and scale factor of numpy.datetime64 and numpy.timedelta64, which need one
   // ({zarr::time_unit::ns}; an error at metadata() for any other type, and without it).
   array_builder& resolution(time_resolution r);
@@ -177,10 +185,12 @@ class array_builder {
  private:
   std::vector<std::uint64_t> shape_;
   data_type type_;
+  element_layout layout_{};  // the sized types
   std::optional<std::vector<std::uint64_t>> chunk_shape_;
   std::optional<codecs::sharding_indexed> shards_;
   std::optional<typed_value> fill_;
   std::optional<std::string> string_fill_;
+  std::optional<boost::json::value> json_fill_;
   std::optional<time_resolution> resolution_;
   std::vector<codecs::any> codecs_;
   boost::json::object attributes_;

@@ -31,6 +31,7 @@ struct chunk_spec {
   data_type type = data_type::bool_;
   scalar fill;
   element_layout layout{};  // the sized types (raw bits, fixed_length_utf32, struct): their size and fields
+  std::string fill_string{};  // the variable-length types (string, bytes): the fill value's bytes
 
   // Bytes per element: the registry's, or the layout's for a sized type.
   [[nodiscard]] std::uint64_t element_size() const noexcept { return zarr::element_size(type, layout); }
@@ -115,6 +116,14 @@ class array_to_array_codec : public codec {
   [[nodiscard]] virtual bool takes_elements() const noexcept { return false; }
   [[nodiscard]] virtual bytes encode_elements(std::span<const std::string> elements) const;
   virtual void decode_elements(std::span<const std::byte> in, std::span<std::string> out) const;
+  // Throws what encode_elements would for the first element it refuses (a write checks every
+  // element before it stores anything); the others take any.
+  virtual void check_elements(std::span<const std::string> /*elements*/) const {}
+  // A codec that only moves whole elements (transpose, reshape) moves those of a variable-length
+  // type too: element_sources(encoding) gives, for each element of the output in C order, the
+  // C-order index of the input element it takes (encoding: decoded() to encoded()).
+  [[nodiscard]] virtual bool moves_elements() const noexcept { return false; }
+  [[nodiscard]] virtual std::vector<std::uint64_t> element_sources(bool encoding) const;
   // A reader of decoded() arrays over `below`, a reader of encoded() ones. This default reads
   // the encoded array whole once, decodes it and serves boxes of it; codecs that map a box to
   // a box below (transpose) read only that. (Elementwise codecs are read through their step().)
@@ -162,6 +171,9 @@ class array_to_bytes_codec : public codec {
   // Decodes a stored chunk into `out`, decoded().num_elements() elements; errc::corrupt_chunk
   // for anything that is not exactly that many well-formed elements.
   virtual void decode_elements(std::span<const std::byte> encoded, std::span<std::string> out) const;
+  // Throws what encode_elements would for an element no chunk may hold (sharding asks its
+  // inner chain); the others take any.
+  virtual void check_elements(std::span<const std::string> /*elements*/) const {}
 
  protected:
   using codec::codec;
@@ -277,12 +289,16 @@ class codec_chain {
   [[nodiscard]] std::uint64_t max_encoded_size() const noexcept;
   [[nodiscard]] boost::json::value to_json() const;
 
-  // The chain of a variable-length data type (string, bytes): its array -> bytes codec takes
-  // the elements (vlen-utf8, vlen-bytes), then the bytes -> bytes codecs run as for any chain;
-  // or its first array -> array codec does (numcodecs.categorize), then the rest of the chain
-  // runs on the fixed-size array it makes.
+  // The chain of a variable-length data type (string, bytes): the array -> array codecs that
+  // move whole elements (transpose, reshape) move the strings, then the array -> bytes codec
+  // takes them (vlen-utf8, vlen-bytes, sharding over those), then the bytes -> bytes codecs run
+  // as for any chain; or an array -> array codec takes them (numcodecs.categorize), then the
+  // rest of the chain runs on the fixed-size array it makes.
   [[nodiscard]] bytes encode_elements(std::span<const std::string> elements) const;
   void decode_elements(std::span<const std::byte> stored, std::span<std::string> out) const;
+  // Throws what encode_elements would for the first element of `elements` (any number, in any
+  // order) that no chunk may hold: a value that is no numcodecs.categorize label.
+  void check_elements(std::span<const std::string> elements) const;
 
   [[nodiscard]] const std::vector<std::unique_ptr<array_to_array_codec>>& array_to_array() const noexcept { return a2a_; }
   [[nodiscard]] const array_to_bytes_codec& array_to_bytes() const noexcept { return *a2b_; }
@@ -297,6 +313,7 @@ class codec_chain {
   std::vector<std::unique_ptr<bytes_to_bytes_codec>> b2b_;
   std::vector<boost::json::value> skipped_;  // unknown codecs marked "must_understand": false
   std::vector<std::uint64_t> limits_;  // per bytes -> bytes codec: the most it may decode to
+  std::size_t element_codecs_ = 0;     // the leading array -> array codecs that take variable-length elements
 
   [[nodiscard]] const chunk_spec& decoded_by(std::size_t array_to_array) const noexcept;
   // Encodes `view` (held by *owned when given); the result goes into *into when given, else

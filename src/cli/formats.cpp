@@ -436,6 +436,7 @@ int value_bits(const zarr::dtype_info& t) { return t.kind == dtype_kind::complex
 }  // namespace
 
 void to_raw(std::span<std::byte> data, data_type type) {
+  if (zarr::is_sized(type)) return;  // their bytes as they are (little-endian machines: run_read)
   const auto& t = zarr::info(type);
   if (value_bits(t) < 8 && type != data_type::bool_) {
     const auto mask = static_cast<std::byte>((1u << value_bits(t)) - 1);
@@ -507,10 +508,11 @@ std::string shape_tuple(std::span<const std::uint64_t> shape) {
 
 }  // namespace
 
-std::string npy_header(data_type type, zarr::time_resolution time, std::span<const std::uint64_t> shape) {
-  const auto descr = npy_descr(type, time);
-  if (!descr) no_npy(type);
-  std::string dict = "{'descr': '" + *descr + "', 'fortran_order': False, 'shape': " + shape_tuple(shape) + ", }";
+namespace {
+
+// A version 1.0 header whose descr is the Python literal `descr`.
+std::string npy_header_of(const std::string& descr, std::span<const std::uint64_t> shape) {
+  std::string dict = "{'descr': " + descr + ", 'fortran_order': False, 'shape': " + shape_tuple(shape) + ", }";
   // magic (6) + version (2) + length (2) + dict + padding + '\n', a multiple of 64 bytes.
   const std::size_t unpadded = 10 + dict.size() + 1;
   dict.append((64 - unpadded % 64) % 64, ' ');
@@ -519,6 +521,45 @@ std::string npy_header(data_type type, zarr::time_resolution time, std::span<con
   out.push_back(static_cast<char>(dict.size() & 0xff));
   out.push_back(static_cast<char>(dict.size() >> 8));
   return out + dict;
+}
+
+// A NumPy dtype in Zarr v2's JSON form ("<U4", or fields [["x", "<f4"], ["y", [...]]]) as the
+// Python literal NumPy's descr is: strings quoted, fields as tuples. Version 1.0 headers are
+// latin-1 text: field names of other characters are refused.
+namespace json = boost::json;
+
+std::string python_string(std::string_view s) {
+  std::string out = "'";
+  for (const char c : s) {
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)
+      fail(zarr::errc::unsupported, "format npy: expected struct field names of printable ASCII characters, got " +
+                                        json::serialize(json::value(s)));
+    if (c == '\\' || c == '\'') out.push_back('\\');
+    out.push_back(c);
+  }
+  return out + "'";
+}
+
+std::string python_descr(const json::value& dtype) {
+  if (const auto* s = dtype.if_string()) return python_string(*s);
+  std::string out = "[";
+  for (const auto& field : dtype.as_array()) {
+    const auto& pair = field.as_array();
+    out += (out.size() > 1 ? ", (" : "(") + python_string(pair.at(0).as_string()) + ", " + python_descr(pair.at(1)) + ")";
+  }
+  return out + "]";
+}
+
+}  // namespace
+
+std::string npy_header(data_type type, zarr::time_resolution time, std::span<const std::uint64_t> shape) {
+  const auto descr = npy_descr(type, time);
+  if (!descr) no_npy(type);
+  return npy_header_of("'" + *descr + "'", shape);
+}
+
+std::string npy_header(const zarr::data_type_spec& spec, std::span<const std::uint64_t> shape) {
+  return npy_header_of(python_descr(zarr::v2_sized_dtype(spec, '<')), shape);
 }
 
 bool read_npy_header(std::istream& in, data_type type, zarr::time_resolution time, std::span<const std::uint64_t> shape,

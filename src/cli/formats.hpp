@@ -77,7 +77,7 @@ class json_element_reader {
 // --- raw ----------------------------------------------------------------------------------
 
 // In-memory layout -> raw (little-endian; one byte per element for types of 8 bits or
-// fewer, the value in the low bits, upper bits zero), in place.
+// fewer, the value in the low bits, upper bits zero), in place; the sized types as they are.
 void to_raw(std::span<std::byte> data, zarr::data_type type);
 // raw -> in-memory layout, in place (upper bits of sub-byte values ignored). Throws
 // zarr::error for a bool byte that is not 0 or 1, naming the element (counted from `first`).
@@ -92,6 +92,9 @@ void from_raw(std::span<std::byte> data, zarr::data_type type, std::uint64_t fir
 // types NumPy has not, suggesting raw or json.
 [[nodiscard]] std::string npy_header(zarr::data_type type, zarr::time_resolution time,
                                      std::span<const std::uint64_t> shape);
+// The same for the sized types (raw bits, fixed_length_utf32, struct): NumPy's "|V3", "<U4" or
+// structured dtype, as Zarr v2 writes it (zarr::v2_sized_dtype), little-endian like raw.
+[[nodiscard]] std::string npy_header(const zarr::data_type_spec& spec, std::span<const std::uint64_t> shape);
 // Reads a header from `in` and checks its dtype and shape against `type` (and `time`) and
 // `shape`; returns whether the data need their bytes swapped (big-endian data).
 bool read_npy_header(std::istream& in, zarr::data_type type, zarr::time_resolution time,

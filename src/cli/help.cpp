@@ -65,10 +65,13 @@ std::optional<std::string> help_text(std::string_view command) {
            "  update is lost); on a store that cannot (an S3 server ignoring conditional writes) that\n"
            "  is an error, unless --single-writer promises that nobody else writes meanwhile.\n";
   if (command == "read")
-    return "zarr3 read PATH [--format json|raw|npy] [--region R] [--output FILE] [--iso-8601]\n"
+    return "zarr3 read PATH [--format json|raw|npy] [--region R] [--output FILE] [--iso-8601] [--lines]\n"
            "  Prints the values of the array at PATH (or of region R), or saves them to FILE.\n"
-           "  npy output is for bool, int8-64, uint8-64, float16/32/64, complex64/128 and the two\n"
-           "  time types (\"<M8[10s]\": their unit and scale factor) only.\n"
+           "  npy output is for bool, int8-64, uint8-64, float16/32/64, complex64/128, the two\n"
+           "  time types (\"<M8[10s]\": their unit and scale factor), and raw bits, fixed_length_utf32\n"
+           "  and struct as NumPy's \"|V3\", \"<U4\" and structured dtypes (raw: each element's bytes).\n"
+           "  --lines prints the json values one per line, without brackets; zarr3 --array_path=PATH\n"
+           "  is read PATH --lines, as the zarr-conformance-tests suite calls implementations.\n"
            "  numpy.datetime64 and numpy.timedelta64 values are their counts (\"NaT\" for NaT);\n"
            "  --iso-8601 prints a datetime64 as NumPy's datetime_as_string does (\"1970-01-01T00:00:10\").\n";
   if (command == "info")

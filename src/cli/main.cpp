@@ -130,6 +130,14 @@ int main(int argc, char** argv) {
   };
   try {
     take_global_options(args);
+    // The peer conformance suite's convention (Bisaloo/zarr-conformance-tests): `zarr3
+    // --array_path=DIR` prints the array's elements in C order, one JSON value per line.
+    std::vector<std::string_view> conformance;
+    if (const auto path = take_global_option(args, "--array_path")) {
+      if (!args.empty()) throw usage_error("--array_path: expected no command beside it, got \"" + std::string(args[0]) + "\"");
+      conformance = {"read", *path, "--lines"};
+      args = conformance;
+    }
     command = args.empty() ? std::string() : std::string(args[0]);
     const auto status = dispatch(args);
     flush_zip_stores();

@@ -127,7 +127,7 @@ array_metadata reparse(const array_metadata& m) {
 
 // What the codec chain of a chunk of `shape` decodes to.
 chunk_spec chunk_spec_of(const array_metadata& m, std::vector<std::uint64_t> shape) {
-  return {std::move(shape), m.type, m.fill_value, m.layout};
+  return {std::move(shape), m.type, m.fill_value, m.layout, m.fill_string};
 }
 
 // The chunk shapes a rectilinear grid has (docs/decisions.md 50): every combination of the

@@ -18,6 +18,7 @@ module zarr.builder;
 
 import zarr.codec;
 import zarr.fill_value;
+import zarr.sized;
 
 namespace zarr {
 namespace json = boost::json;
@@ -75,8 +76,9 @@ json::value to_json(const any& codec, data_type type, std::string_view where_vie
         using C = std::decay_t<decltype(c)>;
         if constexpr (std::is_same_v<C, bytes>) {
           json::object config;
-          // Zarr v3 codecs/bytes: the byte order of types of one byte is left out (the codec's own form)
-          if (c.endian && info(type).size > 1) config["endian"] = *c.endian == zarr::endian::little ? "little" : "big";
+          // Zarr v3 codecs/bytes: the byte order of types of one byte is left out (the codec's own form); the sized
+          // types keep it (their fields and code units have a byte order)
+          if (c.endian && (info(type).size > 1 || is_sized(type))) config["endian"] = *c.endian == zarr::endian::little ? "little" : "big";
           return named("bytes", std::move(config));
         } else if constexpr (std::is_same_v<C, vlen>) {
           return named(type == data_type::bytes ? "vlen-bytes" : "vlen-utf8", {});
@@ -156,6 +158,16 @@ json::value to_json(const any& codec, data_type type, std::string_view where_vie
 
 array_builder::array_builder(std::vector<std::uint64_t> shape, data_type type) : shape_(std::move(shape)), type_(type) {}
 
+array_builder::array_builder(std::vector<std::uint64_t> shape, const data_type_spec& type)
+    : shape_(std::move(shape)), type_(type.type), layout_(type.layout) {
+  if (is_time(type.type)) resolution_ = type.time;
+}
+
+array_builder& array_builder::fill_json(json::value value) {
+  json_fill_ = std::move(value);
+  return *this;
+}
+
 array_builder& array_builder::chunk_shape(std::vector<std::uint64_t> shape) {
   chunk_shape_ = std::move(shape);
   shards_.reset();
@@ -210,9 +222,13 @@ array_metadata array_builder::metadata() const {
     array_metadata m;
     m.shape = shape_;
     m.type = type_;
-    if (is_sized(type_))  // their size is in their configuration: array_metadata::parse takes them
-      throw error(errc::unsupported, "data_type: expected a type array_builder takes, got " + std::string(name(type_)) +
-                                         " (raw bits, fixed_length_utf32 and struct arrays are made from zarr.json metadata)");
+    if (is_sized(type_) && layout_.size == 0)  // their size is in their configuration
+      throw error(errc::invalid_metadata, "data_type: expected the configuration of " + std::string(name(type_)) +
+                                              " (array_builder(shape, zarr::parse_data_type_spec(...))), got none");
+    m.layout = layout_;
+    if (json_fill_ && !is_sized(type_))
+      throw error(errc::invalid_value, "fill_value: expected a C++ value for " + std::string(name(type_)) +
+                                           " (fill_value or fill_string), got JSON (fill_json)");
     if (is_time(type_) && !resolution_)
       throw error(errc::invalid_metadata, "data_type: expected a resolution for " + std::string(name(type_)) +
                                               " (.resolution({zarr::time_unit::ns})), got none");
@@ -231,6 +247,12 @@ array_metadata array_builder::metadata() const {
         throw error(errc::invalid_value, "fill_value: expected a string for " + std::string(name(type_)) + ", got a number");
       m.fill_value = scalar{type_, {}};
       m.fill_string = string_fill_.value_or("");
+    } else if (is_sized(type_)) {
+      if (fill_ || string_fill_)
+        throw error(errc::invalid_value, "fill_value: expected its JSON form for " + std::string(name(type_)) +
+                                             " (fill_json), got a C++ value");
+      const data_type_spec spec{type_, {}, layout_};
+      m.fill_value = json_fill_ ? parse_sized_fill_value(*json_fill_, spec) : default_sized_fill_value(spec);
     } else {
       if (string_fill_)
         throw error(errc::invalid_value, "fill_value: expected a number for " + std::string(name(type_)) + ", got a string");
@@ -263,7 +285,8 @@ array_metadata array_builder::metadata() const {
     // What array::create does: the text, parsed back, and the chain resolved on it.
     const auto text = m.to_text();
     auto parsed = array_metadata::parse(parse_json(text), text);
-    const codec_chain resolved(parsed.codecs, chunk_spec{parsed.chunk_shape, parsed.type, parsed.fill_value, parsed.layout}, "codecs",
+    const codec_chain resolved(parsed.codecs,
+                               chunk_spec{parsed.chunk_shape, parsed.type, parsed.fill_value, parsed.layout, parsed.fill_string}, "codecs",
                                parsed.source);
     return parsed;
   } catch (const error& e) {

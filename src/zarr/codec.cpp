@@ -95,9 +95,13 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
       case codec_kind::array_to_array: {
         if (a2b_) throw order_error("a bytes -> bytes codec after the array -> bytes codec");
         auto c = entry->make_array_to_array(ctx);
-        if (is_variable_length(current.type) && !c->takes_elements())  // docs/decisions.md 60, 62
-          throw error(errc::unsupported, here + " (" + name + "): expected no array -> array codec for data type " +
-                                             std::string(zarr::name(current.type)) + " (but numcodecs.categorize), got one");
+        if (is_variable_length(current.type)) {  // docs/decisions.md 60, 62
+          if (!c->takes_elements() && !c->moves_elements())
+            throw error(errc::unsupported, here + " (" + name + "): expected an array -> array codec that moves or takes " +
+                                               "elements of data type " + std::string(zarr::name(current.type)) +
+                                               " (transpose, reshape, numcodecs.categorize), got one that computes with them");
+          element_codecs_ = a2a_.size() + 1;
+        }
         current = c->encoded();
         a2a_.push_back(std::move(c));
         break;
@@ -125,29 +129,68 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
   }
 }
 
+namespace {
+
+// out[i] = in[sources[i]] (moved when `in` may be consumed).
+std::vector<std::string> moved_elements(std::span<std::string> in, const std::vector<std::uint64_t>& sources) {
+  std::vector<std::string> out(sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i) out[i] = std::move(in[static_cast<std::size_t>(sources[i])]);
+  return out;
+}
+
+}  // namespace
+
 bytes codec_chain::encode_elements(std::span<const std::string> elements) const {
-  if (!a2a_.empty()) {  // numcodecs.categorize first: the rest of the chain takes its array
-    auto array = a2a_.front()->encode_elements(elements);
-    return run_encode(array, &array, nullptr, 1);
+  std::vector<std::string> moved;
+  std::span<const std::string> current = elements;
+  for (std::size_t k = 0; k < element_codecs_; ++k) {
+    if (a2a_[k]->takes_elements()) {  // numcodecs.categorize: the rest of the chain takes its array
+      auto array = a2a_[k]->encode_elements(current);
+      return run_encode(array, &array, nullptr, k + 1);
+    }
+    const auto sources = a2a_[k]->element_sources(true);
+    std::vector<std::string> next(sources.size());
+    for (std::size_t i = 0; i < sources.size(); ++i) next[i] = current[static_cast<std::size_t>(sources[i])];
+    moved = std::move(next);
+    current = moved;
   }
   bytes buffer;
-  a2b_->encode_elements(elements, buffer);
+  a2b_->encode_elements(current, buffer);
   for (const auto& c : b2b_) buffer = c->encode(buffer);
   return buffer;
 }
 
 void codec_chain::decode_elements(std::span<const std::byte> stored, std::span<std::string> out) const {
-  if (!a2a_.empty()) {
-    a2a_.front()->decode_elements(run_decode(stored, nullptr, 1), out);
-    return;
+  std::size_t k = element_codecs_;
+  // The elements as the codec after the last moving one holds them.
+  std::vector<std::string> held;
+  const auto target = [&](std::uint64_t n) -> std::span<std::string> {
+    if (k == 0) return out;
+    held.assign(static_cast<std::size_t>(n), std::string());
+    return held;
+  };
+  if (k > 0 && a2a_[k - 1]->takes_elements()) {
+    --k;
+    a2a_[k]->decode_elements(run_decode(stored, nullptr, k + 1), target(a2a_[k]->decoded().num_elements()));
+  } else {
+    bytes buffer;
+    std::span<const std::byte> view = stored;
+    for (std::size_t j = b2b_.size(); j-- > 0;) {
+      buffer = b2b_[j]->decode(view, limits_[j]);
+      view = buffer;
+    }
+    a2b_->decode_elements(view, target(a2b_->decoded().num_elements()));
   }
-  bytes buffer;
-  std::span<const std::byte> view = stored;
-  for (std::size_t k = b2b_.size(); k-- > 0;) {
-    buffer = b2b_[k]->decode(view, limits_[k]);
-    view = buffer;
+  for (; k > 0; --k) {
+    auto back = moved_elements(held, a2a_[k - 1]->element_sources(false));
+    if (k == 1) std::move(back.begin(), back.end(), out.begin());
+    else held = std::move(back);
   }
-  a2b_->decode_elements(view, out);
+}
+
+void codec_chain::check_elements(std::span<const std::string> elements) const {
+  for (std::size_t k = 0; k < element_codecs_; ++k) a2a_[k]->check_elements(elements);
+  if (element_codecs_ == 0 || !a2a_[element_codecs_ - 1]->takes_elements()) a2b_->check_elements(elements);
 }
 
 const chunk_spec& codec_chain::decoded_by(std::size_t array_to_array) const noexcept {
@@ -605,6 +648,10 @@ bytes array_to_array_codec::encode_elements(std::span<const std::string> /*eleme
 
 void array_to_array_codec::decode_elements(std::span<const std::byte> /*in*/, std::span<std::string> /*out*/) const {
   throw error(errc::invalid_argument, label() + ": decodes to fixed-size elements, not to strings");
+}
+
+std::vector<std::uint64_t> array_to_array_codec::element_sources(bool /*encoding*/) const {
+  throw error(errc::invalid_argument, label() + ": computes with elements, not only moves them");
 }
 
 void array_to_bytes_codec::encode_elements(std::span<const std::string> /*elements*/, bytes& /*out*/) const {

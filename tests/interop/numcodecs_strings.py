@@ -6,7 +6,9 @@
 #     OUT/v3.zarr        Zarr v3 arrays made by hand from the registry's examples (data-types/string,
 #                        data-types/bytes), their chunks encoded by numcodecs' VLenUTF8 / VLenBytes
 #                        (and Zstd), the layout of codecs/vlen-utf8 and codecs/vlen-bytes; and a
-#                        numcodecs.categorize array, its chunks numcodecs' Categorize.encode
+#                        numcodecs.categorize array, its chunks numcodecs' Categorize.encode; and
+#                        transpose, reshape and sharding_indexed over vlen-utf8 / vlen-bytes, laid out
+#                        as those codecs' specs say
 #     OUT/chunks.json    numcodecs' encoding of some chunks, base64
 #     OUT/manifest.json  each array: path, shape, and its values as zarr-python reads them, C order
 #                        (strings as JSON strings, bytes as base64)
@@ -14,6 +16,7 @@
 #     prints the values of the v2 array at PATH as zarr-python 2 reads them (JSON, as above)
 import base64
 import json
+import struct
 import sys
 import warnings
 from pathlib import Path
@@ -41,6 +44,16 @@ def as_json(values):
 
 TEXT = ["", "a", "h\u00e9llo", "\u20ac", "\U0001F600 emoji", "x" * 1000, "tab\tnew\nline", "nul\x00inside", "\u4e2d\u6587"]
 BYTES = [b"", b"\x00\x01", b"\xff" * 10, b"zz", bytes(range(256))]
+
+
+def crc32c(data):
+    # CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), as codecs/crc32c defines it.
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
 
 
 def write(out):
@@ -86,6 +99,21 @@ def write(out):
         h[...] = np.array([["male", "female", "", "male"], ["", "", "female", "male"], ["female"] * 4], dtype=object)
     case("categorize_zlib", g)
     case("categorize_u2_2d", h)
+    # order "F": zarr-python 2 hands the object codec each chunk in Fortran order.
+    i = root.create_dataset("utf8_order_f", shape=(3, 5), chunks=(2, 3), dtype=str, order="F")
+    i[...] = np.array([["r%dc%d\u00e9" % (r, c) * (r + 1) for c in range(5)] for r in range(3)], dtype=object)
+    case("utf8_order_f", i)
+    j = root.create_dataset("bytes_order_f", shape=(2, 2, 3), chunks=(2, 2, 2), dtype=object, order="F",
+                            object_codec=numcodecs.VLenBytes(), compressor=numcodecs.Zlib(level=1))
+    j[...] = np.array([bytes([k]) * k for k in range(12)], dtype=object).reshape(2, 2, 3)
+    case("bytes_order_f", j)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        k = root.create_dataset("categorize_order_f", shape=(3, 4), chunks=(3, 4), dtype=object, order="F",
+                                filters=[numcodecs.Categorize(labels[:3], dtype=object)], compressor=None)
+        k[...] = np.array([["male", "female", "", "\u00e9t\u00e9"], ["female"] * 4, ["", "male", "male", ""]],
+                          dtype=object)
+    case("categorize_order_f", k)
 
     # Zarr v3 by hand: the registry's example documents, chunks from numcodecs.
     v3 = out / "v3.zarr"
@@ -119,6 +147,42 @@ def write(out):
                  {"1": vbytes.encode(np.array(BYTES[1:3], dtype=object))})
         cases.append({"path": name, "version": 3, "shape": [4],
                       "values": as_json([b"\x01\x02\x03"] * 2 + BYTES[1:3])})
+
+    # Element-moving codecs over variable-length elements (the layouts of codecs/transpose,
+    # codecs/reshape and codecs/sharding_indexed, over numcodecs' VLenUTF8 / VLenBytes).
+    grid = np.array([["t%d%d" % (r, c) + "\u00df" * c for c in range(3)] for r in range(4)], dtype=object)
+    # transpose: "the encoded array's dimension i is the decoded array's dimension order[i]".
+    v3_array("transpose_utf8", "string", "", [{"name": "transpose", "configuration": {"order": [1, 0]}},
+                                             {"name": "vlen-utf8"}], [4, 3], [2, 3],
+             {"0/0": utf8.encode(np.ascontiguousarray(grid[0:2].transpose(1, 0))),
+              "1/0": utf8.encode(np.ascontiguousarray(grid[2:4].transpose(1, 0)))})
+    cases.append({"path": "transpose_utf8", "version": 3, "shape": [4, 3], "values": as_json(grid)})
+    cube = np.array([bytes([k, 255 - k]) * (k % 4) for k in range(24)], dtype=object).reshape(2, 3, 4)
+    # reshape: "always preserves the (logical) lexicographical order (i.e. C order traversal)".
+    v3_array("reshape_bytes", "bytes", [], [{"name": "reshape", "configuration": {"shape": [[0, 1], -1]}},
+                                          {"name": "vlen-bytes"}], [2, 3, 4], [2, 3, 4],
+             {"0/0/0": vbytes.encode(cube.reshape(-1))})
+    cases.append({"path": "reshape_bytes", "version": 3, "shape": [2, 3, 4], "values": as_json(cube)})
+    # sharding_indexed, "Binary shard format": inner chunks, then the index of (offset, nbytes)
+    # as little-endian uint64 per inner chunk in C order (2^64 - 1 twice: absent) and its crc32c.
+    shard = np.array([["s%d%d" % (r, c) if r < 2 else "fill" for c in range(4)] for r in range(4)], dtype=object)
+    shard[3, 3] = "\u20ac last"
+    inner = [shard[0:2, 0:2], shard[0:2, 2:4], shard[2:4, 0:2], shard[2:4, 2:4]]
+    body, index = b"", []
+    for n, part in enumerate(inner):
+        if (part == "fill").all():
+            index.append((2**64 - 1, 2**64 - 1))
+            continue
+        data = zstd.encode(utf8.encode(np.ascontiguousarray(part)))
+        index.append((len(body), len(data)))
+        body += data
+    raw_index = b"".join(struct.pack("<QQ", o, n) for o, n in index)
+    v3_array("sharded_utf8", "string", "fill", [{"name": "sharding_indexed", "configuration": {
+        "chunk_shape": [2, 2], "index_location": "end",
+        "codecs": [{"name": "vlen-utf8"}, {"name": "zstd", "configuration": {"level": 3, "checksum": False}}],
+        "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}],
+        [4, 4], [4, 4], {"0/0": body + raw_index + struct.pack("<I", crc32c(raw_index))})
+    cases.append({"path": "sharded_utf8", "version": 3, "shape": [4, 4], "values": as_json(shard)})
 
     cat = numcodecs.Categorize(labels, dtype=object)
     v3_array("categorize", "string", "male", [

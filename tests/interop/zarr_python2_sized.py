@@ -9,6 +9,10 @@
 #                        an object of its fields; complex [re, im]; datetime64 its int64 count)
 #   zarr_python2_sized.py read STORE PATH
 #     prints the values of the v2 array at PATH as zarr-python 2 reads them (JSON, as above)
+#   zarr_python2_sized.py files STORE DIR
+#     for each case, checks DIR/<path>.npy (NumPy's np.load) and DIR/<path>.raw against the v2
+#     array at <path> as zarr-python 2 reads it, in little-endian byte order; prints a JSON object
+#     of each path's {"npy_dtype", "npy_equal", "raw_equal"}
 import json
 import sys
 from pathlib import Path
@@ -110,10 +114,24 @@ def read(store, path):
     print(json.dumps({"dtype": z.dtype.descr if z.dtype.names else z.dtype.str, "values": values_json(z[...])}))
 
 
+def files(store, out):
+    result = {}
+    for name, *_ in CASES:
+        a = zarr.open_array(store=zarr.DirectoryStore(store), path=name, mode="r")[...]
+        little = np.ascontiguousarray(a.astype(a.dtype.newbyteorder("<")))
+        npy = np.load(Path(out) / (name + ".npy"))
+        result[name] = {"npy_dtype": str(npy.dtype.descr if npy.dtype.names else npy.dtype.str),
+                        "npy_equal": npy.dtype == little.dtype and npy.shape == little.shape and npy.tobytes() == little.tobytes(),
+                        "raw_equal": (Path(out) / (name + ".raw")).read_bytes() == little.tobytes()}
+    print(json.dumps(result))
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "write":
         write(Path(sys.argv[2]))
     elif len(sys.argv) == 4 and sys.argv[1] == "read":
         read(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "files":
+        files(sys.argv[2], sys.argv[3])
     else:
-        sys.exit("usage: zarr_python2_sized.py write OUT | read STORE PATH")
+        sys.exit("usage: zarr_python2_sized.py write OUT | read STORE PATH | files STORE DIR")

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
@@ -217,6 +218,49 @@ BOOST_AUTO_TEST_CASE(rejects_a_fill_value_the_data_type_cannot_hold_exactly) {
                    "expected a value that bool holds exactly, got 2 (int32)");
   ZARR_CHECK_ERROR(zarr::array_builder({4}, data_type::float32).fill_value(std::complex<float>{1, 2}).metadata(),
                    errc::invalid_value, "fill_value: expected a value that float32 holds exactly, got [1,2] (complex64)");
+}
+
+// The sized types (datatype-r.md, datatype-fixed_length_utf32.md, datatype-struct.md) from their
+// data_type_spec: the document is the hand-written one, with the fill value given as JSON.
+BOOST_AUTO_TEST_CASE(makes_sized_type_arrays_from_their_data_type_spec) {
+  const auto spec_of = [](const char* json_text) { return zarr::parse_data_type_spec(zarr::parse_json(json_text)); };
+  const std::string grid = R"("chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}},
+      "chunk_key_encoding": {"name": "default"}, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}])";
+  const std::string struct_type =
+      R"({"name": "struct", "configuration": {"fields": [{"name": "x", "data_type": "int16"}, {"name": "tag", "data_type": "r8"}]}})";
+  const struct {
+    std::string type, fill;
+  } cases[] = {{R"("r24")", "[1, 2, 3]"},
+               {R"({"name": "fixed_length_utf32", "configuration": {"length_bytes": 8}})", R"("é!")"},
+               {struct_type, R"({"x": -2, "tag": [7]})"}};
+  auto store = std::make_shared<zarr::memory_store>();
+  for (const auto& c : cases) {
+    BOOST_TEST_CONTEXT(c.type) {
+      const auto built = zarr::array_builder({3}, spec_of(c.type.c_str())).chunk_shape({2}).fill_json(zarr::parse_json(c.fill)).metadata();
+      const auto expected = parse(R"({"zarr_format": 3, "node_type": "array", "shape": [3], "data_type": )" + c.type +
+                                  R"(, "fill_value": )" + c.fill + ", " + grid + "}");
+      BOOST_TEST(json::serialize(built.to_json()) == json::serialize(expected.to_json()));
+      BOOST_TEST((built.fill_value == expected.fill_value));
+      // Elements of the fill value where nothing was written; the bytes written come back.
+      auto a = zarr::array_builder({3}, spec_of(c.type.c_str())).chunk_shape({2}).fill_json(zarr::parse_json(c.fill))
+                   .create(store, "a", true);
+      const auto size = static_cast<std::size_t>(a.metadata().element_size());
+      std::vector<std::byte> out(3 * size);
+      a.read(zarr::region{{0}, {3}}, out);
+      for (std::size_t i = 0; i < 3; ++i)
+        BOOST_TEST(std::equal(out.begin() + static_cast<std::ptrdiff_t>(i * size), out.begin() + static_cast<std::ptrdiff_t>((i + 1) * size),
+                              expected.fill_value.bytes().begin(), expected.fill_value.bytes().end()));
+    }
+  }
+  // Without its configuration, and with a fill value of the wrong form.
+  ZARR_CHECK_ERROR(zarr::array_builder({3}, data_type::fixed_length_utf32).metadata(), errc::invalid_metadata,
+                   "array_builder: data_type: expected the configuration of fixed_length_utf32");
+  ZARR_CHECK_ERROR(zarr::array_builder({3}, spec_of(R"("r24")")).fill_value(1).metadata(), errc::invalid_value,
+                   "fill_value: expected its JSON form for");
+  ZARR_CHECK_ERROR(zarr::array_builder({3}, spec_of(R"("r24")")).fill_json(zarr::parse_json("[1, 2]")).metadata(),
+                   errc::invalid_value, "fill_value");
+  ZARR_CHECK_ERROR(zarr::array_builder({3}, data_type::int8).fill_json(zarr::parse_json("1")).metadata(), errc::invalid_value,
+                   "fill_value: expected a C++ value for int8");
 }
 
 BOOST_AUTO_TEST_CASE(rejects_bad_combinations_when_the_metadata_is_built) {

@@ -127,6 +127,11 @@ void array::write_strings(const region& r, std::span<const std::string> in, cons
     for (std::size_t i = 0; i < in.size(); ++i)
       if (const auto problem = utf8_problem(in[i]))
         throw error(errc::invalid_argument, where + ": element " + std::to_string(i) + ": " + *problem);
+  try {  // a value no chunk may hold (no numcodecs.categorize label) stores nothing
+    chain_->check_elements(in);
+  } catch (const error& e) {
+    throw error(e.code(), where + ": " + e.what());
+  }
   if (in.empty()) return;
   const auto extent = r.extent();
   for_each_part_in_parallel(grid_, r, options.progress, path_, [&](const cell_part& part) {

@@ -143,13 +143,16 @@ BOOST_AUTO_TEST_CASE(codecs_that_do_not_fit_the_type_are_refused_when_opened) {
                    "codecs[0] (bytes): expected a codec of variable-length elements (vlen-utf8) for data type string");
   ZARR_CHECK_ERROR(open("string", R"([{"name": "vlen-bytes"}])"), zarr::errc::invalid_metadata,
                    "codecs[0] (vlen-bytes): expected data type bytes, got string");
-  ZARR_CHECK_ERROR(open("string", R"([{"name": "transpose", "configuration": {"order": [0]}}, {"name": "vlen-utf8"}])"),
-                   zarr::errc::unsupported, "codecs[0] (transpose): expected no array -> array codec for data type string");
+  ZARR_CHECK_ERROR(open("string", R"([{"name": "scale_offset", "configuration": {"offset": 1}}, {"name": "vlen-utf8"}])"),
+                   zarr::errc::invalid_metadata, "codecs[0] (scale_offset): expected an integer or floating-point data type, got string");
+  ZARR_CHECK_ERROR(open("string", R"([{"name": "transpose", "configuration": {"order": [0]}}, {"name": "bytes"}])"),
+                   zarr::errc::invalid_metadata, "codecs[1] (bytes): expected a codec of variable-length elements (vlen-utf8)");
   ZARR_CHECK_ERROR(open("string", R"([{"name": "vlen-utf8", "configuration": {"x": 1}}])"), zarr::errc::invalid_metadata,
                    "codecs[0].configuration");
   ZARR_CHECK_ERROR(open("string", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [1],
-                       "codecs": [{"name": "vlen-utf8"}], "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])"),
-                   zarr::errc::invalid_metadata, "expected a codec of variable-length elements");
+                       "codecs": [{"name": "bytes"}], "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])"),
+                   zarr::errc::invalid_metadata,
+                   "codecs[0].configuration.codecs[0] (bytes): expected a codec of variable-length elements (vlen-utf8)");
   // And the other way: vlen-utf8 on a fixed-size type.
   const auto text = R"({"zarr_format": 3, "node_type": "array", "shape": [2], "data_type": "float32",
     "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2]}}, "chunk_key_encoding": {"name": "default"},
@@ -212,9 +215,26 @@ BOOST_AUTO_TEST_CASE(random_region_writes_and_reads_match_a_plain_model) {
   std::mt19937_64 rng(20261202);
   const auto pick = [&](std::uint64_t lo, std::uint64_t hi) { return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng); };
   const strings alphabet{"", "a", "\u00e9", "\u20ac\u20ac", "\U0001F600", "long string of text", std::string("\0z", 2)};
-  const char* codec_lists[] = {R"([{"name": "vlen-utf8"}])",
-                               R"([{"name": "vlen-utf8"}, {"name": "gzip", "configuration": {"level": 1}}])",
-                               R"([{"name": "vlen-utf8"}, {"name": "zstd", "configuration": {"level": 1}}, {"name": "crc32c"}])"};
+  // The chains: plain, compressed, and the element-moving codecs (transpose, reshape, sharding
+  // with its inner chunks transposed) over vlen-utf8.
+  const auto codec_list = [](int kind, const std::vector<std::uint64_t>& chunks) {
+    json::array reversed, inner;
+    for (std::size_t i = chunks.size(); i-- > 0;) reversed.push_back(i);
+    for (std::size_t i = 0; i < chunks.size(); ++i) inner.push_back(i + 1 == chunks.size() ? chunks[i] : 1);
+    const auto transpose = R"({"name": "transpose", "configuration": {"order": )" + json::serialize(reversed) + "}}";
+    switch (kind) {
+      case 0: return std::string(R"([{"name": "vlen-utf8"}])");
+      case 1: return std::string(R"([{"name": "vlen-utf8"}, {"name": "gzip", "configuration": {"level": 1}}])");
+      case 2: return std::string(R"([{"name": "vlen-utf8"}, {"name": "zstd", "configuration": {"level": 1}}, {"name": "crc32c"}])");
+      case 3: return "[" + transpose + R"(, {"name": "vlen-utf8"}])";
+      case 4: return std::string(R"([{"name": "reshape", "configuration": {"shape": [-1]}}, {"name": "vlen-utf8"},
+                                      {"name": "gzip", "configuration": {"level": 1}}])");
+      default:
+        return R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": )" + json::serialize(inner) +
+               R"(, "index_location": "start", "codecs": [)" + transpose +
+               R"(, {"name": "vlen-utf8"}], "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}])";
+    }
+  };
   for (int round = 0; round < 24; ++round) {
     const std::size_t rank = pick(1, 3);
     std::vector<std::uint64_t> shape(rank), chunks(rank);
@@ -222,12 +242,13 @@ BOOST_AUTO_TEST_CASE(random_region_writes_and_reads_match_a_plain_model) {
       shape[i] = pick(1, 7);
       chunks[i] = pick(1, 4);
     }
+    const auto codecs = codec_list(round % 6, chunks);
     const std::string fill = alphabet[pick(0, alphabet.size() - 1)];
     std::shared_ptr<zarr::store> store = std::make_shared<zarr::memory_store>();
     if (round % 2 == 1) store = std::make_shared<zarr::filesystem_store>(zarr_test::scratch_dir() / std::to_string(round), true);
     auto a = zarr::array::create(store, "s",
                                  string_array(shape, chunks, "string", json::serialize(json::value(fill)).c_str(),
-                                              codec_lists[round % 3]));
+                                              codecs.c_str()));
     const auto all = zarr::region::all(shape);
     strings model(all.num_elements(), fill);
     BOOST_TEST_CONTEXT("round " << round) {
@@ -336,15 +357,24 @@ BOOST_AUTO_TEST_CASE(stores_the_label_numbers_numcodecs_documents) {
              R"({"name":"numcodecs.categorize","configuration":{"labels":["female","male"],"dtype":"|O","astype":"|u1"}})");
 }
 
-BOOST_AUTO_TEST_CASE(a_string_that_is_no_label_is_refused_and_its_chunk_not_stored) {
+BOOST_AUTO_TEST_CASE(a_string_that_is_no_label_is_refused_before_any_chunk_is_stored) {
   auto store = std::make_shared<zarr::memory_store>();
-  auto a = zarr::array::create(store, "a", string_array({4}, {2}, "string", R"("")", categorize_codecs));
-  // numcodecs would store 0 and read "" back. The error names the chunk and its element.
-  ZARR_CHECK_ERROR(a.write_strings(zarr::region{{0}, {4}}, strings{"male", "female", "unexpected", "male"}),
-                   zarr::errc::invalid_value, "element 0: expected one of the labels or the empty string, got \"unexpected\"");
-  ZARR_CHECK_ERROR(a.write_strings(zarr::region{{0}, {4}}, strings{"male", "female", "unexpected", "male"}),
-                   zarr::errc::invalid_value, "a/c/1");
-  BOOST_TEST(!store->get("a/c/1").has_value());
+  auto a = zarr::array::create(store, "a", string_array({6}, {2}, "string", R"("")", categorize_codecs));
+  // numcodecs would store 0 and read "" back. The error names the element of the region; the
+  // chunks before and after it, all labels, are not stored either.
+  ZARR_CHECK_ERROR(a.write_strings(zarr::region{{0}, {6}}, strings{"male", "female", "", "unexpected", "male", "female"}),
+                   zarr::errc::invalid_value,
+                   "array \"/a\": codecs[0] (numcodecs.categorize), element 3: expected one of the labels or the empty string, "
+                   "got \"unexpected\"");
+  for (const char* key : {"a/c/0", "a/c/1", "a/c/2"}) BOOST_TEST(!store->get(key).has_value(), key);
+  // Inside a shard alike.
+  auto s = zarr::array::create(store, "s", string_array({4}, {4}, "string", R"("")",
+      R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2], "codecs": [{"name": "numcodecs.categorize",
+           "configuration": {"labels": ["female", "male"], "dtype": "|O"}}, {"name": "bytes"}],
+           "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])"));
+  ZARR_CHECK_ERROR(s.write_strings(zarr::region{{0}, {4}}, strings{"male", "female", "male", "other"}), zarr::errc::invalid_value,
+                   "element 3: expected one of the labels");
+  BOOST_TEST(!store->get("s/c/0").has_value());
 }
 
 BOOST_AUTO_TEST_CASE(numbers_past_the_labels_are_corrupt_and_sharding_and_wider_types_work) {

@@ -281,4 +281,80 @@ BOOST_AUTO_TEST_CASE(npy_files_of_the_time_types_go_through_numpy_both_ways) {
   }
 }
 
+// Raw bits, fixed_length_utf32 and struct out as raw and npy (docs/decisions.md 58): zarr-python
+// 2 writes NumPy's "|V", "<U"/">U" and structured dtypes (tests/interop/zarr_python2_sized.py),
+// zarr3 reads each to both, and NumPy loads the npy file with the little-endian dtype and the
+// raw file holds the same bytes.
+BOOST_AUTO_TEST_CASE(sized_types_read_out_as_raw_and_npy_equal_what_numpy_holds) {
+  const auto dir = zarr_test::scratch_dir();
+  const char* python = std::getenv("ZARR_PYTHON2");
+  const char* script = std::getenv("ZARR_SIZED_SCRIPT");
+  BOOST_TEST_REQUIRE((python != nullptr && script != nullptr), "ZARR_PYTHON2 and ZARR_SIZED_SCRIPT are set by CTest");
+  const auto py = std::string(python) + " " + q(script) + " ";
+  if (!zarr_test::peer_ran(std::system((py + "write " + q(dir) + " >&2").c_str()), "zarr-python 2 writing sized arrays")) return;
+  const auto manifest = boost::json::parse(zarr_test::slurp(dir / "manifest.json")).as_object();
+  std::vector<std::string> paths;
+  for (const auto& c : manifest.at("cases").as_array()) {
+    const std::string path(c.at("path").as_string());
+    paths.push_back(path);
+    for (const char* format : {"npy", "raw"}) {
+      const auto r = zarr3("read " + q(dir / "v2.zarr") + "#/" + path + " --format " + format + " --output " +
+                           q(dir / (path + "." + format)));
+      BOOST_TEST(r.status == 0, path << " " << format << ": " << r.err);
+    }
+  }
+  BOOST_TEST_REQUIRE(paths.size() >= 9u);
+  const auto out = zarr_test::run_peer(py + "files " + q(dir / "v2.zarr") + " " + q(dir), "NumPy loading our npy and raw files");
+  if (!out) return;
+  const auto result = boost::json::parse(*out).as_object();
+  for (const auto& path : paths) {
+    BOOST_TEST_CONTEXT(path << ": " << boost::json::serialize(result.at(path))) {
+      BOOST_TEST(result.at(path).at("npy_equal").as_bool());
+      BOOST_TEST(result.at(path).at("raw_equal").as_bool());
+    }
+  }
+  // The header of a struct: NumPy's descr, a list of tuples.
+  const auto npy = zarr_test::slurp(dir / "struct_le.npy");
+  BOOST_TEST(npy.find("'descr': [('id', '<i4'), ('flags', '|u1'), ('value', '<f8')]") != std::string::npos, npy.substr(0, 128));
+  // write takes them as json only.
+  const auto r = zarr3("write " + q(dir / "v2.zarr") + "#/v3 --format raw --input " + q(dir / "v3.raw"));
+  BOOST_TEST(r.status == 2);
+  BOOST_TEST(r.err.find("--format: expected json for an array of r24") != std::string::npos, r.err);
+}
+
+// docs/decisions.md 70: the zarr-conformance-tests suite runs `$ZARR_CLI --array_path=DIR`.
+BOOST_AUTO_TEST_CASE(array_path_prints_one_value_per_line_as_the_conformance_suite_calls_it) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto a = make_array(dir);
+  const auto all = whole_input(dir);
+  BOOST_TEST_REQUIRE(zarr3("write " + a + " --format raw --input " + q(dir / "in.raw")).status == 0);
+  std::string expected;
+  for (std::size_t i = 0; i < all.size(); i += 2)
+    expected += std::to_string(static_cast<unsigned char>(all[i]) | (static_cast<unsigned char>(all[i + 1]) << 8)) + "\n";
+  // The array at the root of its directory, as the suite's data/*.zarr are.
+  const auto root = dir / "data.zarr" / "a";
+  auto r = zarr3("--array_path=" + q(root));
+  BOOST_TEST_REQUIRE(r.status == 0, r.err);
+  BOOST_TEST((r.out == expected));
+  BOOST_TEST((zarr3("--array_path " + q(root)).out == expected));
+  BOOST_TEST((zarr3("read " + q(root) + " --lines").out == expected));
+  // Strings, one JSON string a line.
+  zarr_test::spit(dir / "s.json", R"({"zarr_format":3,"node_type":"array","shape":[3],"data_type":"string","fill_value":"",)"
+                                  R"("chunk_grid":{"name":"regular","configuration":{"chunk_shape":[2]}},)"
+                                  R"("chunk_key_encoding":{"name":"default"},"codecs":[{"name":"vlen-utf8"}]})");
+  BOOST_TEST_REQUIRE(zarr3("create " + q(dir / "s.zarr") + " --metadata " + q(dir / "s.json")).status == 0);
+  zarr_test::spit(dir / "s.values", R"(["a", "b\nc", ""])");
+  BOOST_TEST_REQUIRE(zarr3("write " + q(dir / "s.zarr") + " --input " + q(dir / "s.values")).status == 0);
+  BOOST_TEST(zarr3("--array_path=" + q(dir / "s.zarr")).out == "\"a\"\n\"b\\nc\"\n\"\"\n");
+  // Errors: a missing array (1), a command beside it and --lines with raw (2).
+  r = zarr3("--array_path=" + q(dir / "missing"));
+  BOOST_TEST(r.status == 1, r.err);
+  r = zarr3("--array_path=" + q(root) + " info");
+  BOOST_TEST(r.status == 2);
+  BOOST_TEST(r.err.find("--array_path: expected no command beside it") != std::string::npos, r.err);
+  r = zarr3("read " + q(root) + " --lines --format raw");
+  BOOST_TEST(r.status == 2);
+  BOOST_TEST(r.err.find("--lines: expected --format json") != std::string::npos, r.err);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -35,6 +35,7 @@ class categorize_codec final : public array_to_array_codec {
   [[nodiscard]] bool takes_elements() const noexcept override { return true; }
   // errc::invalid_value naming the element for a string that is neither a label nor empty.
   [[nodiscard]] bytes encode_elements(std::span<const std::string> elements) const override;
+  void check_elements(std::span<const std::string> elements) const override;
   // errc::corrupt_chunk naming the element for a number that is no label's (negative, or past
   // the last label).
   void decode_elements(std::span<const std::byte> in, std::span<std::string> out) const override;
@@ -49,6 +50,9 @@ class categorize_codec final : public array_to_array_codec {
   std::unordered_map<std::string, std::uint64_t> numbers_;  // label -> its number (the last, as numcodecs)
   chunk_spec decoded_;
   chunk_spec encoded_;
+
+  // The number of `element` (element `i`): errc::invalid_value unless a label or empty.
+  [[nodiscard]] std::uint64_t number_of(const std::string& element, std::size_t i) const;
 };
 
 [[nodiscard]] std::unique_ptr<array_to_array_codec> make_categorize_codec(const codec_context& ctx);

@@ -52,6 +52,9 @@ class reshape_codec final : public array_to_array_codec {
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
   [[nodiscard]] const reshape_configuration& configuration() const noexcept { return config_; }
+  // Strings and byte strings keep their C order, as any element.
+  [[nodiscard]] bool moves_elements() const noexcept override { return true; }
+  [[nodiscard]] std::vector<std::uint64_t> element_sources(bool encoding) const override;
 
  protected:
   // Both directions return `in` itself (moved, never copied): a C-order buffer of A is

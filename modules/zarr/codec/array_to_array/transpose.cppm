@@ -9,6 +9,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <boost/json/value.hpp>
 export module zarr.codec.transpose;
@@ -40,6 +41,9 @@ class transpose_codec final : public array_to_array_codec {
   [[nodiscard]] std::span<const std::size_t> order() const noexcept { return order_; }
   // Reads the permuted box below, straight into a permuted view of the output.
   [[nodiscard]] std::unique_ptr<array_reader> reader(std::unique_ptr<array_reader> below) const override;
+  // Strings and byte strings are moved as any element.
+  [[nodiscard]] bool moves_elements() const noexcept override { return true; }
+  [[nodiscard]] std::vector<std::uint64_t> element_sources(bool encoding) const override;
 
  protected:
   [[nodiscard]] bytes do_encode(bytes in) const override;
@@ -49,6 +53,9 @@ class transpose_codec final : public array_to_array_codec {
   chunk_spec decoded_;
   chunk_spec encoded_;
   std::vector<std::size_t> order_;
+
+  // The shape of the output of a direction and the strides, in elements, that walk it in the input.
+  [[nodiscard]] std::pair<const std::vector<std::uint64_t>&, std::vector<std::uint64_t>> walk(bool encoding) const;
 };
 
 // Copies the elements of `in` (element size `element_size` bytes) into `out`, which is

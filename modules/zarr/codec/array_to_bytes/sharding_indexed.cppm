@@ -43,6 +43,13 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   // shards too: an inner chunk met in part is read through its own chain's reader, by ranges).
   [[nodiscard]] std::unique_ptr<array_reader> reader(const chunk_reader& source) const override;
 
+  // A shard of strings or byte strings, whose inner chain ends in vlen-utf8 or vlen-bytes:
+  // each inner chunk's elements go through that chain; those of only the fill value are left out.
+  [[nodiscard]] bool variable_length() const noexcept override { return is_variable_length(shard_.type); }
+  void encode_elements(std::span<const std::string> elements, bytes& out) const override;
+  void decode_elements(std::span<const std::byte> encoded, std::span<std::string> out) const override;
+  void check_elements(std::span<const std::string> elements) const override { inner_->check_elements(elements); }
+
   [[nodiscard]] const codec_chain& inner_codecs() const noexcept { return *inner_; }
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
 
@@ -66,6 +73,12 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   void decode_all(std::span<const std::byte> encoded, const array_view& out) const;
   // The position in the shard of inner chunk `k` (C order).
   [[nodiscard]] std::vector<std::uint64_t> origin_of(std::uint64_t k) const;
+  // The C-order index in the shard of each element of inner chunk `k`, in the inner chunk's C order.
+  [[nodiscard]] std::vector<std::uint64_t> elements_of(std::uint64_t k) const;
+  // The shard: the index and the `present` inner chunks of `encoded`, in C order, into `out`.
+  void lay_out(const std::vector<bytes>& encoded, const std::vector<char>& present, bytes& out) const;
+  // The stored shard's index, its size checked.
+  [[nodiscard]] std::vector<std::uint64_t> stored_index(std::span<const std::byte> encoded) const;
   // Inner chunk `inner`, stored as `stored`, whole into `out`; the box `box` (inner-chunk
   // coordinates) of the inner chunk `stored` reads, into `out`. Errors name the inner chunk.
   void decode_inner(std::span<const std::byte> stored, std::uint64_t inner, const array_view& out) const;

@@ -48,18 +48,24 @@ bytes categorize_codec::encode_elements(std::span<const std::string> elements) c
                                             " elements, got " + std::to_string(elements.size()));
   bytes out(elements.size() * size);
   for (std::size_t i = 0; i < elements.size(); ++i) {
-    std::uint64_t number = 0;
-    if (const auto found = numbers_.find(elements[i]); found != numbers_.end()) {
-      number = found->second;
-    } else if (!elements[i].empty()) {  // numcodecs would store 0 and read "" back: data lost
-      const auto shown = elements[i].size() > 64 ? elements[i].substr(0, 64) + "..." : elements[i];
-      throw error(errc::invalid_value, label() + ", element " + std::to_string(i) +
-                                           ": expected one of the labels or the empty string, got " +
-                                           json::serialize(json::value(shown)));
-    }
+    const auto number = number_of(elements[i], i);
     std::memcpy(out.data() + i * size, &number, size);  // little-endian hosts: the low bytes
   }
   return out;
+}
+
+void categorize_codec::check_elements(std::span<const std::string> elements) const {
+  for (std::size_t i = 0; i < elements.size(); ++i) static_cast<void>(number_of(elements[i], i));
+}
+
+std::uint64_t categorize_codec::number_of(const std::string& element, std::size_t i) const {
+  if (const auto found = numbers_.find(element); found != numbers_.end()) return found->second;
+  if (element.empty()) return 0;
+  // numcodecs would store 0 and read "" back: data lost
+  const auto shown = element.size() > 64 ? element.substr(0, 64) + "..." : element;
+  throw error(errc::invalid_value, label() + ", element " + std::to_string(i) +
+                                       ": expected one of the labels or the empty string, got " +
+                                       json::serialize(json::value(shown)));
 }
 
 void categorize_codec::decode_elements(std::span<const std::byte> in, std::span<std::string> out) const {

@@ -203,6 +203,12 @@ bytes reshape_codec::do_decode(bytes in) const {
   return in;
 }
 
+std::vector<std::uint64_t> reshape_codec::element_sources(bool /*encoding*/) const {
+  std::vector<std::uint64_t> sources(static_cast<std::size_t>(decoded_.num_elements()));
+  for (std::size_t i = 0; i < sources.size(); ++i) sources[i] = i;
+  return sources;
+}
+
 std::unique_ptr<array_to_array_codec> make_reshape_codec(const codec_context& ctx) {
   return std::make_unique<reshape_codec>(reshape_configuration::parse(ctx), ctx.decoded, ctx.where);
 }

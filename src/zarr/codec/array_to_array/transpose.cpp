@@ -206,26 +206,42 @@ json::value transpose_codec::to_json() const {
   return json::object{{"name", "transpose"}, {"configuration", json::object{{"order", std::move(order)}}}};
 }
 
+std::pair<const std::vector<std::uint64_t>&, std::vector<std::uint64_t>> transpose_codec::walk(bool encoding) const {
+  std::vector<std::uint64_t> stride(order_.size());
+  if (encoding) {  // B[b] = A[a] with b[i] = a[order[i]]: B's dimension i walks A's dimension order[i].
+    const auto a = c_strides(decoded_.shape);
+    for (std::size_t i = 0; i < order_.size(); ++i) stride[i] = a[order_[i]];
+    return {encoded_.shape, std::move(stride)};
+  }
+  const auto b = c_strides(encoded_.shape);  // A's dimension order[i] walks B's dimension i.
+  for (std::size_t i = 0; i < order_.size(); ++i) stride[order_[i]] = b[i];
+  return {decoded_.shape, std::move(stride)};
+}
+
 bytes transpose_codec::do_encode(bytes in) const {
   if (std::is_sorted(order_.begin(), order_.end())) return in;  // the identity
-  // B[b] = A[a] with b[i] = a[order[i]]: B's dimension i walks A's dimension order[i].
-  const auto a = c_strides(decoded_.shape);
-  std::vector<std::uint64_t> stride(order_.size());
-  for (std::size_t i = 0; i < order_.size(); ++i) stride[i] = a[order_[i]];
+  const auto [shape, stride] = walk(true);
   bytes out(in.size());
-  permute_elements(out.data(), in.data(), static_cast<std::size_t>(decoded_.element_size()), encoded_.shape, stride);
+  permute_elements(out.data(), in.data(), static_cast<std::size_t>(decoded_.element_size()), shape, stride);
   return out;
 }
 
 bytes transpose_codec::do_decode(bytes in) const {
   if (std::is_sorted(order_.begin(), order_.end())) return in;
-  // A's dimension order[i] walks B's dimension i.
-  const auto b = c_strides(encoded_.shape);
-  std::vector<std::uint64_t> stride(order_.size());
-  for (std::size_t i = 0; i < order_.size(); ++i) stride[order_[i]] = b[i];
+  const auto [shape, stride] = walk(false);
   bytes out(in.size());
-  permute_elements(out.data(), in.data(), static_cast<std::size_t>(decoded_.element_size()), decoded_.shape, stride);
+  permute_elements(out.data(), in.data(), static_cast<std::size_t>(decoded_.element_size()), shape, stride);
   return out;
+}
+
+std::vector<std::uint64_t> transpose_codec::element_sources(bool encoding) const {
+  const auto n = decoded_.num_elements();
+  std::vector<std::uint64_t> iota(static_cast<std::size_t>(n)), sources(static_cast<std::size_t>(n));
+  for (std::uint64_t i = 0; i < n; ++i) iota[i] = i;
+  const auto [shape, stride] = walk(encoding);
+  permute_elements(reinterpret_cast<std::byte*>(sources.data()), reinterpret_cast<const std::byte*>(iota.data()),
+                   sizeof(std::uint64_t), shape, stride);
+  return sources;
 }
 
 std::unique_ptr<array_to_array_codec> make_transpose_codec(const codec_context& ctx) {

@@ -84,7 +84,8 @@ sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& con
                                               std::to_string(decoded.shape[i] / config.chunk_shape[i]) + " along dimension " +
                                               std::to_string(i) + ")");
   }
-  inner_ = std::make_unique<codec_chain>(config.codecs, chunk_spec{config.chunk_shape, decoded.type, decoded.fill, decoded.layout},
+  inner_ = std::make_unique<codec_chain>(config.codecs,
+                                         chunk_spec{config.chunk_shape, decoded.type, decoded.fill, decoded.layout, decoded.fill_string},
                                          at + "codecs", document);
   auto index_shape = chunks_per_shard_;
   index_shape.push_back(2);
@@ -127,6 +128,13 @@ void sharding_indexed_codec::do_encode_into(std::span<const std::byte> shard, by
     }
     let_go_if_large(inner);
   });
+  lay_out(encoded, present, out);
+  std::size_t kept = 0;  // a compressor's buffer keeps room for the whole inner chunk
+  for (const auto& e : encoded) kept += e.capacity();
+  if (kept > kept_buffer_limit) std::vector<bytes>().swap(encoded);
+}
+
+void sharding_indexed_codec::lay_out(const std::vector<bytes>& encoded, const std::vector<char>& present, bytes& out) const {
   // Offsets count from the start of the shard: past the index when it comes first.
   std::vector<std::uint64_t> index(inner_count_ * 2, empty_entry);
   std::uint64_t offset = config_.index_at_end ? 0 : index_size_;
@@ -145,9 +153,73 @@ void sharding_indexed_codec::do_encode_into(std::span<const std::byte> shard, by
   for (std::size_t k = 0; k < encoded.size(); ++k)
     if (present[k] != 0) p = std::copy(encoded[k].begin(), encoded[k].end(), p);
   if (config_.index_at_end) std::copy(encoded_index.begin(), encoded_index.end(), p);
-  std::size_t kept = 0;  // a compressor's buffer keeps room for the whole inner chunk
-  for (const auto& e : encoded) kept += e.capacity();
-  if (kept > kept_buffer_limit) std::vector<bytes>().swap(encoded);
+}
+
+void sharding_indexed_codec::encode_elements(std::span<const std::string> elements, bytes& out) const {
+  if (elements.size() != shard_.num_elements())
+    throw error(errc::invalid_argument, label() + ": expected " + std::to_string(shard_.num_elements()) + " elements, got " +
+                                            std::to_string(elements.size()));
+  std::vector<bytes> encoded(static_cast<std::size_t>(inner_count_));
+  std::vector<char> present(encoded.size(), 0);
+  parallel_for(encoded.size(), [&](std::size_t k) {
+    const auto at = elements_of(k);
+    std::vector<std::string> inner(at.size());
+    bool only_fill = true;
+    for (std::size_t i = 0; i < at.size(); ++i) {
+      inner[i] = elements[static_cast<std::size_t>(at[i])];
+      only_fill = only_fill && inner[i] == shard_.fill_string;
+    }
+    if (only_fill) return;
+    try {
+      encoded[k] = inner_->encode_elements(inner);
+    } catch (const error& e) {
+      throw error(e.code(), label() + ": inner chunk " + std::to_string(k) + ": " + e.what());
+    }
+    present[k] = 1;
+  });
+  lay_out(encoded, present, out);
+}
+
+void sharding_indexed_codec::decode_elements(std::span<const std::byte> encoded, std::span<std::string> out) const {
+  if (out.size() != shard_.num_elements())
+    throw error(errc::invalid_argument, label() + ": expected room for " + std::to_string(shard_.num_elements()) +
+                                            " elements, got " + std::to_string(out.size()));
+  const auto index = stored_index(encoded);
+  parallel_for(static_cast<std::size_t>(inner_count_), [&](std::size_t k) {
+    const auto at = elements_of(k);
+    if (index[2 * k] == empty_entry) {
+      for (const auto i : at) out[static_cast<std::size_t>(i)] = shard_.fill_string;
+      return;
+    }
+    std::vector<std::string> inner(at.size());
+    try {
+      inner_->decode_elements(encoded.subspan(index[2 * k], index[2 * k + 1]), inner);
+    } catch (const error& e) {
+      throw error(e.code(), label() + ": inner chunk " + std::to_string(k) + ": " + e.what());
+    }
+    for (std::size_t i = 0; i < at.size(); ++i) out[static_cast<std::size_t>(at[i])] = std::move(inner[i]);
+  });
+}
+
+std::vector<std::uint64_t> sharding_indexed_codec::elements_of(std::uint64_t k) const {
+  const auto origin = origin_of(k);
+  const auto& inner = config_.chunk_shape;
+  const auto rank = inner.size();
+  std::uint64_t n = 1;
+  for (auto d : inner) n *= d;
+  std::vector<std::uint64_t> out;
+  out.reserve(static_cast<std::size_t>(n));
+  std::vector<std::uint64_t> at(rank, 0);
+  for (std::uint64_t e = 0; e < n; ++e) {
+    std::uint64_t flat = 0;
+    for (std::size_t i = 0; i < rank; ++i) flat = flat * shard_.shape[i] + origin[i] + at[i];
+    out.push_back(flat);
+    for (std::size_t i = rank; i-- > 0;) {
+      if (++at[i] < inner[i]) break;
+      at[i] = 0;
+    }
+  }
+  return out;
 }
 
 std::vector<std::uint64_t> sharding_indexed_codec::origin_of(std::uint64_t k) const {
@@ -223,12 +295,16 @@ void sharding_indexed_codec::do_decode_into(std::span<const std::byte> encoded, 
   decode_all(encoded, array_view::c_order(out.data(), shard_.shape, static_cast<std::size_t>(shard_.element_size())));
 }
 
-void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, const array_view& out) const {
+std::vector<std::uint64_t> sharding_indexed_codec::stored_index(std::span<const std::byte> encoded) const {
   if (encoded.size() < index_size_)
     throw error(errc::corrupt_chunk, label() + ": expected a shard of at least " + std::to_string(index_size_) +
                                          " bytes (its index), got " + std::to_string(encoded.size()));
   const auto index_bytes = config_.index_at_end ? encoded.subspan(encoded.size() - index_size_) : encoded.first(index_size_);
-  const auto index = decode_index(index_bytes, encoded.size());
+  return decode_index(index_bytes, encoded.size());
+}
+
+void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, const array_view& out) const {
+  const auto index = stored_index(encoded);
   parallel_for(static_cast<std::size_t>(inner_count_), [&](std::size_t k) {
     const auto place = out.window(origin_of(k), config_.chunk_shape);
     if (index[2 * k] == empty_entry)
