@@ -62,7 +62,7 @@ struct array_options {
   // Keeps decoded shard indexes between reads, each with the version of the shard it was read
   // from; may be shared by many arrays (`std::make_shared<zarr::cache>(256 << 20)`). Without
   // one, a read of part of a shard reads its index every time (docs/decisions.md 69).
-  std::shared_ptr<zarr::cache> cache;
+  std::shared_ptr<zarr::cache> cache = nullptr;
 };
 
 class array {

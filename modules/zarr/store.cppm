@@ -69,8 +69,9 @@ struct versioned_value {
 using update_function = std::function<bool(const bytes* current, bytes& out)>;
 
 // How often store::update tries again after another writer changed the key, and how long it
-// waits between tries (doubling from `first_delay`, capped at `max_delay`, each a random part
-// of that: "full jitter").
+// waits between tries: doubling from `first_delay`, or from the time the last try took when
+// that is longer, capped at `max_delay` or 32 such tries' time when that is longer (slow round
+// trips spread the writers of a busy key out); each wait a random part of that ("full jitter").
 struct update_policy {
   unsigned max_attempts = 200;
   std::chrono::microseconds first_delay{500};
