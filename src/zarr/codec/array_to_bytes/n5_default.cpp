@@ -102,9 +102,11 @@ void n5_default_codec::do_decode_into(std::span<const std::byte> encoded, std::s
   if (encoded.size() < 4)
     throw error(errc::corrupt_chunk, label() + ": expected an N5 block header, got " + std::to_string(encoded.size()) + " bytes");
   const auto mode = load_be(encoded, 0, 2);
-  if (mode != 0)
+  if (mode == 1 || mode == 2)  // N5's other modes: a block this codec does not read
     throw error(errc::unsupported, label() + ": expected an N5 block of mode 0 (default), got mode " + std::to_string(mode) +
-                                       (mode == 1 ? " (varlength)" : mode == 2 ? " (object)" : ""));
+                                       (mode == 1 ? " (varlength)" : " (object)"));
+  if (mode != 0)  // no mode of N5: damaged
+    throw error(errc::corrupt_chunk, label() + ": expected an N5 block of mode 0 (default), got mode " + std::to_string(mode));
   const auto dims = load_be(encoded, 2, 2);
   if (dims != rank)
     throw error(errc::corrupt_chunk, label() + ": expected an N5 block of " + std::to_string(rank) + " dimensions, got " +

@@ -123,6 +123,8 @@ BOOST_AUTO_TEST_CASE(refuses_bad_headers) {
   ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0})), errc::corrupt_chunk, "codecs[0] (n5_default): expected an N5 block header, got 3 bytes");
   ZARR_CHECK_ERROR(c.decode(octets({0, 1, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 4})), errc::unsupported,
                    "expected an N5 block of mode 0 (default), got mode 1 (varlength)");
+  ZARR_CHECK_ERROR(c.decode(octets({0, 3, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 4})), errc::corrupt_chunk,
+                   "expected an N5 block of mode 0 (default), got mode 3");
   ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0, 3, 0, 0, 0, 2})), errc::corrupt_chunk, "expected an N5 block of 2 dimensions, got 3");
   ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0, 2, 0, 0, 0, 2})), errc::corrupt_chunk, "expected an N5 block header of 12 bytes, got 8");
   ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9})), errc::corrupt_chunk,
