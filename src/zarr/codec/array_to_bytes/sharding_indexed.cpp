@@ -238,7 +238,7 @@ std::vector<std::uint64_t> sharding_indexed_codec::decode_index(std::span<const 
     throw error(errc::corrupt_chunk, label() + ": expected an index of " + std::to_string(inner_count_ * 16) +
                                          " bytes, got " + std::to_string(raw.size()));
   std::vector<std::uint64_t> index(inner_count_ * 2);
-  std::memcpy(index.data(), raw.data(), raw.size());
+  if (!raw.empty()) std::memcpy(index.data(), raw.data(), raw.size());  // a shard of no inner chunks: none
   // Without the shard's size (a partial read), ranges are only kept from wrapping around.
   const auto size = shard_size.value_or(empty_entry - 1);
   for (std::uint64_t k = 0; k < inner_count_; ++k) {
