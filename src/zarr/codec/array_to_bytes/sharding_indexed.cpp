@@ -145,7 +145,7 @@ void sharding_indexed_codec::lay_out(const std::vector<bytes>& encoded, const st
     offset += encoded[k].size();
   }
   bytes index_array(index.size() * 8);
-  std::memcpy(index_array.data(), index.data(), index_array.size());
+  if (!index.empty()) std::memcpy(index_array.data(), index.data(), index_array.size());
   const auto encoded_index = index_->encode(std::move(index_array));
   out.resize(static_cast<std::size_t>(offset + (config_.index_at_end ? index_size_ : 0)));
   std::byte* p = out.data();
