@@ -119,7 +119,10 @@ void n5_default_codec::do_decode_into(std::span<const std::byte> encoded, std::s
   std::uint64_t elements = 1;  // the block's, or most + 1 for any count above most
   for (std::size_t d = 0; d < rank; ++d) {
     block[d] = load_be(encoded, 4 + 4 * d, 4);
-    if (elements != 0) elements = block[d] > (most + 1) / elements ? most + 1 : elements * block[d];
+    if (block[d] == 0)  // no writer makes an empty block
+      throw error(errc::corrupt_chunk, label() + ": expected an N5 block of positive dimensions, got 0 in dimension " +
+                                           std::to_string(d));
+    elements = block[d] > (most + 1) / elements ? most + 1 : elements * block[d];
   }
   const auto body = encoded.subspan(header);
   if (block == decoded_.shape) {

@@ -127,6 +127,8 @@ BOOST_AUTO_TEST_CASE(refuses_bad_headers) {
                    "expected an N5 block of mode 0 (default), got mode 3");
   ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0, 3, 0, 0, 0, 2})), errc::corrupt_chunk, "expected an N5 block of 2 dimensions, got 3");
   ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0, 2, 0, 0, 0, 2})), errc::corrupt_chunk, "expected an N5 block header of 12 bytes, got 8");
+  ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0, 2, 0, 0, 0, 0, 0x80, 0, 0, 2})), errc::corrupt_chunk,
+                   "expected an N5 block of positive dimensions, got 0 in dimension 0");
   ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9})), errc::corrupt_chunk,
                    "expected an N5 block of at most the chunk's 4 elements, got a larger one");
   ZARR_CHECK_ERROR(c.decode(octets({0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 2, 1, 2, 3})), errc::corrupt_chunk, "");
