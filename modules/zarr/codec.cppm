@@ -345,10 +345,16 @@ struct codec_entry {
   std::function<std::unique_ptr<array_to_array_codec>(const codec_context&)> make_array_to_array;
   std::function<std::unique_ptr<array_to_bytes_codec>(const codec_context&)> make_array_to_bytes;
   std::function<std::unique_ptr<bytes_to_bytes_codec>(const codec_context&)> make_bytes_to_bytes;
+  // Whether an array -> array or array -> bytes codec takes elements of the sized types (raw
+  // bits, fixed_length_utf32, struct, optional): it moves them whole or encodes them by their
+  // layout. The chain refuses the others for those types (docs/decisions.md 58, 71).
+  bool takes_sized_types = false;
 };
 
 // The built-in codecs; nullptr for an unknown name.
 [[nodiscard]] const codec_entry* find_codec(std::string_view name) noexcept;
+// Every built-in codec, sorted by name.
+[[nodiscard]] std::span<const codec_entry> builtin_codecs() noexcept;
 
 // One item of a list of codecs (a name, or {name, configuration, must_understand}): its
 // configuration points into `item`, or at a JSON null when absent. Errors name `where`.

@@ -38,17 +38,18 @@ enum class data_type : std::uint8_t {
   float8_e4m3fn,  // TensorStore's (unregistered): OCP E4M3, not the registry's float8_e4m3
   string, bytes,  // variable length: UTF-8 text and byte strings (zarr-extensions data-types/string, bytes)
   // Sized by their configuration (data_type_spec::layout): raw bits r8, r16, ... (Zarr v3 core
-  // spec "Data types"), fixed_length_utf32 and struct (zarr-extensions data-types/*; zarr.sized).
-  raw_bits, fixed_length_utf32, struct_,
+  // spec "Data types"), fixed_length_utf32 and struct (zarr-extensions data-types/*; zarr.sized),
+  // and optional, a value of another type or none (zarr-extensions proposal data-types/optional).
+  raw_bits, fixed_length_utf32, struct_, optional,
 };
-inline constexpr std::size_t data_type_count = 49;
+inline constexpr std::size_t data_type_count = 50;
 
 // `time`: numpy.datetime64 and numpy.timedelta64, an int64 count of a time_resolution
 // (zarr-extensions data-types/numpy.datetime64, numpy.timedelta64); not numbers to arithmetic.
 // `variable`: string and bytes, whose elements differ in length: they have no fixed in-memory
 // layout and go through their own path (zarr::array::read_strings, write_strings) and codecs
 // (vlen-utf8, vlen-bytes); `size` is 0.
-// `sized`: raw bits, fixed_length_utf32 and struct, whose element size comes from their
+// `sized`: raw bits, fixed_length_utf32, struct and optional, whose element size comes from their
 // configuration (data_type_spec::layout, element_size()), not from the registry (`size` is 0).
 enum class dtype_kind : std::uint8_t { boolean, signed_integer, unsigned_integer, floating, complex, time, variable, sized };
 
@@ -202,6 +203,7 @@ inline constexpr std::array<dtype_info, data_type_count> data_types{{
     {data_type::raw_bits, "r*", dtype_kind::sized, 0, 0, detail::no_format, 0, 0},
     {data_type::fixed_length_utf32, "fixed_length_utf32", dtype_kind::sized, 0, 0, detail::no_format, 0, 0},
     {data_type::struct_, "struct", dtype_kind::sized, 0, 0, detail::no_format, 0, 0},
+    {data_type::optional, "optional", dtype_kind::sized, 0, 0, detail::no_format, 0, 0},
 }};
 
 [[nodiscard]] constexpr const dtype_info& info(data_type t) noexcept {
@@ -255,13 +257,15 @@ struct timedelta64 {
   friend bool operator==(const timedelta64&, const timedelta64&) = default;
 };
 
-// The bytes of one element of a sized type (raw bits, fixed_length_utf32, struct), from its
-// configuration; for a struct, its fields in declaration order, packed (zarr-extensions
-// data-types/struct "Bytes codec encoding": no padding). `size` is 0 for every other type.
+// The bytes of one element of a sized type (raw bits, fixed_length_utf32, struct, optional), from
+// its configuration; for a struct, its fields in declaration order, packed (zarr-extensions
+// data-types/struct "Bytes codec encoding": no padding); for an optional type, one field (the
+// value, of the type it wraps) then one validity byte, 1 for a value and 0 for none
+// (docs/decisions.md 71). `size` is 0 for every other type.
 struct struct_field;
 struct element_layout {
   std::uint64_t size = 0;
-  std::shared_ptr<const std::vector<struct_field>> fields;  // struct only (shared: chunk specs copy layouts)
+  std::shared_ptr<const std::vector<struct_field>> fields;  // struct and optional (shared: chunk specs copy layouts)
   bool legacy_structured = false;    // read as "structured" (written as "struct")
   friend bool operator==(const element_layout& a, const element_layout& b) noexcept;
 };

@@ -1,7 +1,7 @@
 // zarr.sized: the data types whose element size comes from their configuration, not from the
 // registry: raw bits r8, r16, ... (Zarr v3 core spec "Data types", "Permitted fill values";
-// datatype-r.md), fixed_length_utf32 (datatype-fixed_length_utf32.md) and struct with its legacy
-// name structured (datatype-struct.md, datatype-structured.md). Their JSON forms, their values
+// datatype-r.md), fixed_length_utf32 (datatype-fixed_length_utf32.md), struct with its legacy
+// name structured (datatype-struct.md, datatype-structured.md) and optional (datatype-optional.md). Their JSON forms, their values
 // as JSON, UTF-32 text, and the words of an element that the bytes codec orders and checks.
 module;
 #include <cstddef>
@@ -24,7 +24,7 @@ export namespace zarr {
 inline constexpr std::uint64_t max_element_size = std::uint64_t{1} << 24;
 inline constexpr int max_struct_depth = 16;
 
-// "r8", "r16", ... (an "r" and digits), "fixed_length_utf32", "struct", "structured".
+// "r8", "r16", ... (an "r" and digits), "fixed_length_utf32", "struct", "structured", "optional".
 [[nodiscard]] bool is_sized_type_name(std::string_view name) noexcept;
 
 // Parses a `data_type` member that names a sized type: "r16", {"name": "r16"},
@@ -36,11 +36,20 @@ inline constexpr int max_struct_depth = 16;
 // The canonical JSON form ("r16"; the object with its configuration; a legacy structured type is
 // written as struct with field objects: docs/decisions.md 57).
 [[nodiscard]] boost::json::value sized_data_type_to_json(const data_type_spec& spec);
-// "r16", "fixed_length_utf32", "struct": how messages name the type.
+// "r16", "fixed_length_utf32", "struct", "optional uint8": how messages name the type.
 [[nodiscard]] std::string sized_type_name(const data_type_spec& spec);
 
+// An optional type (datatype-optional.md) in memory: the value, laid out as the type it wraps,
+// then one validity byte (docs/decisions.md 71). The wrapped type is any of fixed size but
+// optional inside a struct (the bytes codec has no encoding of it); optional types nest.
+[[nodiscard]] const data_type_spec& optional_value_type(const element_layout& layout);
+// Whether an element of an optional type holds a value: its validity byte, 1 or 0 (any other is
+// an error, invalid_value).
+[[nodiscard]] bool optional_has_value(std::span<const std::byte> element);
+
 // One value as JSON: raw bits an array of its byte values (0 to 255, element_size() of them),
-// fixed_length_utf32 a string of at most length_bytes / 4 code points, struct an object with a
+// fixed_length_utf32 a string of at most length_bytes / 4 code points, optional null or an array
+// of one value of the wrapped type (its value bytes zero when null), struct an object with a
 // value for every field (a legacy structured type also takes a base64 string of the packed bytes,
 // little-endian). The value goes to `out` (element_size() bytes, the in-memory layout: code
 // units and fields in native byte order). Errors (invalid_value) name `where`.
@@ -71,7 +80,7 @@ void parse_sized_value(const boost::json::value& json, const data_type_spec& spe
 // Fill values: a scalar whose `wide` bytes hold the value.
 [[nodiscard]] scalar parse_sized_fill_value(const boost::json::value& json, const data_type_spec& spec,
                                             std::string_view where = "fill_value");
-// Zeros, or for a struct each field's default (float8_e8m0fnu: 1).
+// Zeros (an optional type: null), or for a struct each field's default (float8_e8m0fnu: 1).
 [[nodiscard]] scalar default_sized_fill_value(const data_type_spec& spec);
 
 // UTF-8 text as `out.size() / 4` UTF-32 code units in native byte order, zero padded. Errors

@@ -550,6 +550,22 @@ std::string python_descr(const json::value& dtype) {
   return out + "]";
 }
 
+// The NumPy dtype of a sized type: Zarr v2's, and for an optional type the fields of its layout,
+// the value then a bool that says whether it is there (docs/decisions.md 71).
+json::value npy_dtype(const zarr::data_type_spec& spec) {
+  if (spec.type != data_type::optional) return zarr::v2_sized_dtype(spec, '<');
+  const auto& inner = zarr::optional_value_type(spec.layout);
+  json::value value;
+  if (zarr::is_sized(inner.type)) {
+    value = npy_dtype(inner);
+  } else if (const auto d = npy_descr(inner.type, inner.time)) {
+    value = json::string(*d);
+  } else {
+    no_npy(inner.type);
+  }
+  return json::array{json::array{"value", std::move(value)}, json::array{"valid", "|b1"}};
+}
+
 }  // namespace
 
 std::string npy_header(data_type type, zarr::time_resolution time, std::span<const std::uint64_t> shape) {
@@ -559,7 +575,7 @@ std::string npy_header(data_type type, zarr::time_resolution time, std::span<con
 }
 
 std::string npy_header(const zarr::data_type_spec& spec, std::span<const std::uint64_t> shape) {
-  return npy_header_of(python_descr(zarr::v2_sized_dtype(spec, '<')), shape);
+  return npy_header_of(python_descr(npy_dtype(spec)), shape);
 }
 
 bool read_npy_header(std::istream& in, data_type type, zarr::time_resolution time, std::span<const std::uint64_t> shape,

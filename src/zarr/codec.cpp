@@ -22,6 +22,15 @@ namespace json = boost::json;
 
 namespace {
 
+// "bytes, optional, reshape, sharding_indexed, transpose": the codecs that take the sized types.
+std::string sized_codec_names() {
+  std::string out;
+  for (const auto& entry : builtin_codecs())
+    if (entry.takes_sized_types && entry.kind != codec_kind::bytes_to_bytes)
+      out += (out.empty() ? "" : ", ") + std::string(entry.name);
+  return out;
+}
+
 std::string kind_name(codec_kind k) {
   constexpr std::array<const char*, 3> names{"array -> array", "array -> bytes", "bytes -> bytes"};
   return names[static_cast<std::size_t>(k)];
@@ -80,13 +89,13 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
     const auto* entry = find_codec(name);
     if (entry == nullptr) throw error(errc::unsupported, here + ".name: expected a supported codec, got \"" + name + "\"");
     const codec_context ctx{*configuration, current, here, document};
-    // The sized types (raw bits, fixed_length_utf32, struct) are opaque blobs of their layout's
-    // size: only the codecs that move whole elements take them (docs/decisions.md 58).
-    if (is_sized(current.type) && entry->kind != codec_kind::bytes_to_bytes && name != "bytes" &&
-        name != "transpose" && name != "reshape" && name != "sharding_indexed")
+    // The sized types (raw bits, fixed_length_utf32, struct, optional) are opaque blobs of their
+    // layout's size: only the codecs that move whole elements or know the layout take them
+    // (docs/decisions.md 58, 71).
+    if (is_sized(current.type) && !entry->takes_sized_types)
       throw error(errc::unsupported, here + " (" + name + "): expected a codec that takes elements of data type " +
-                                         sized_type_name({current.type, {}, current.layout}) +
-                                         " (bytes, transpose, reshape, sharding_indexed), got one that does not");
+                                         sized_type_name({current.type, {}, current.layout}) + " (" + sized_codec_names() +
+                                         "), got one that does not");
     const auto order_error = [&](std::string_view expected) {
       return error(errc::invalid_metadata, here + " (" + name + "): expected " + std::string(expected) + ", got an " +
                                                kind_name(entry->kind) + " codec");

@@ -1,7 +1,8 @@
-// zarr.sized: raw bits, fixed_length_utf32 and struct (structured): parsing their configuration,
-// their values as JSON, UTF-32 text (Zarr v3 core spec "Data types" and "Permitted fill values";
-// datatype-r.md, datatype-fixed_length_utf32.md, datatype-struct.md, datatype-structured.md;
-// docs/decisions.md 55-59).
+// zarr.sized: raw bits, fixed_length_utf32, struct (structured) and optional: parsing their
+// configuration, their values as JSON, UTF-32 text (Zarr v3 core spec "Data types" and "Permitted
+// fill values"; datatype-r.md, datatype-fixed_length_utf32.md, datatype-struct.md,
+// datatype-structured.md, datatype-optional.md "Configuration parameters" and "Permitted fill
+// values"; docs/decisions.md 55-59, 71).
 module;
 #include <algorithm>
 #include <bit>
@@ -147,9 +148,43 @@ data_type_spec parse_struct(const json::object* config, const std::string& where
     if (is_variable_length(spec.type))
       throw error(errc::invalid_metadata, here + ".data_type: expected a data type of fixed size, got " +
                                               std::string(zarr::name(spec.type)));
+    if (spec.type == data_type::optional)  // the bytes codec has no encoding of one (docs/decisions.md 71)
+      throw error(errc::unsupported, here + ".data_type: expected a data type the bytes codec encodes, got " +
+                                         sized_type_name(spec));
     append_field(*out, field_name, std::move(spec), offset, here + ".data_type");
   }
   return struct_spec(std::move(out), offset, legacy);
+}
+
+// {"name": "optional", "configuration": <the wrapped type's own form>}: the configuration is a
+// data type object ({"name": "uint8", "configuration": {}}), an optional one too.
+data_type_spec parse_optional(const json::object& o, const std::string& where, int depth) {
+  if (depth >= max_struct_depth)
+    throw error(errc::invalid_metadata, where + ": expected optional types nested at most " +
+                                            std::to_string(max_struct_depth) + " deep, got deeper");
+  const auto* config = o.if_contains("configuration");
+  const auto* c = config ? config->if_object() : nullptr;
+  if (c == nullptr || !c->contains("name")) bad_metadata(where + ".configuration", "a data type object {\"name\": ...}", config);
+  for (const auto& [key, value] : *c)
+    if (key != "name" && key != "configuration")
+      throw error(errc::invalid_metadata, where + ".configuration: expected only name and configuration, got \"" +
+                                              std::string(key) + "\"");
+  auto inner = parse_spec(*config, where + ".configuration", depth + 1);
+  if (is_variable_length(inner.type))
+    throw error(errc::unsupported, where + ".configuration: expected a data type of fixed size, got " +
+                                       std::string(zarr::name(inner.type)) + " (an optional " +
+                                       std::string(zarr::name(inner.type)) + " is not supported yet)");
+  auto fields = std::make_shared<std::vector<struct_field>>();
+  std::uint64_t size = 0;
+  append_field(*fields, "", std::move(inner), size, where + ".configuration");
+  if (size >= max_element_size)
+    throw error(errc::invalid_metadata, where + ": expected an element of at most " + std::to_string(max_element_size) +
+                                            " bytes, got more");
+  data_type_spec spec;
+  spec.type = data_type::optional;
+  spec.layout.size = size + 1;  // the validity byte
+  spec.layout.fields = std::move(fields);
+  return spec;
 }
 
 data_type_spec parse_spec(const json::value& v, const std::string& where, int depth) {
@@ -177,6 +212,7 @@ data_type_spec parse_spec(const json::value& v, const std::string& where, int de
     static_cast<void>(configuration_of(*o, where, {}, false));
     return parse_raw(*name, where + ".name");
   }
+  if (*name == "optional") return parse_optional(*o, where, depth);
   if (*name == "fixed_length_utf32") {
     const auto* c = configuration_of(*o, where, {"length_bytes"}, true);
     const auto* l = c->if_contains("length_bytes");
@@ -259,7 +295,7 @@ void little_endian_to_native(std::span<std::byte> value, const data_type_spec& s
 }  // namespace
 
 bool is_sized_type_name(std::string_view name) noexcept {
-  return is_raw_name(name) || name == "fixed_length_utf32" || name == "struct" || name == "structured";
+  return is_raw_name(name) || name == "fixed_length_utf32" || name == "struct" || name == "structured" || name == "optional";
 }
 
 data_type_spec parse_sized_data_type(const json::value& json, std::string_view where) {
@@ -272,6 +308,11 @@ json::value sized_data_type_to_json(const data_type_spec& spec) {
     case data_type::fixed_length_utf32:
       return json::object{{"name", "fixed_length_utf32"},
                           {"configuration", json::object{{"length_bytes", spec.layout.size}}}};
+    case data_type::optional: {
+      auto inner = to_json(optional_value_type(spec.layout));
+      if (inner.is_string()) inner = json::object{{"name", inner}};
+      return json::object{{"name", "optional"}, {"configuration", std::move(inner)}};
+    }
     default: {
       json::array fields;
       for (const auto& f : fields_of(spec)) fields.push_back(json::object{{"name", f.name}, {"data_type", to_json(f.type)}});
@@ -282,7 +323,24 @@ json::value sized_data_type_to_json(const data_type_spec& spec) {
 
 std::string sized_type_name(const data_type_spec& spec) {
   if (spec.type == data_type::raw_bits) return "r" + std::to_string(8 * spec.layout.size);
+  if (spec.type == data_type::optional) {
+    const auto& inner = optional_value_type(spec.layout);
+    return "optional " + (is_sized(inner.type) ? sized_type_name(inner) : std::string(name(inner.type)));
+  }
   return std::string(name(spec.type));
+}
+
+bool optional_has_value(std::span<const std::byte> element) {
+  const auto valid = element.empty() ? 0u : std::to_integer<unsigned>(element.back());
+  if (element.empty() || valid > 1)
+    bad_value("optional", "a validity byte of 0 (no value) or 1 (a value)", element.empty() ? "none" : std::to_string(valid));
+  return valid == 1;
+}
+
+const data_type_spec& optional_value_type(const element_layout& layout) {
+  if (!layout.fields || layout.fields->size() != 1)
+    throw error(errc::invalid_argument, "an optional data type without the type it wraps");
+  return layout.fields->front().type;
 }
 
 void utf32_from_utf8(std::string_view utf8, std::span<std::byte> out, std::string_view where) {
@@ -374,6 +432,25 @@ void parse_sized_value(const json::value& v, const data_type_spec& spec, std::sp
       utf32_from_utf8(*s, out, at);
       return;
     }
+    case data_type::optional: {
+      // datatype-optional.md "Permitted fill values": null (no value), or a one-element array
+      // holding a value of the wrapped type.
+      const auto& inner = optional_value_type(spec.layout);
+      const auto value = out.first(out.size() - 1);
+      std::fill(out.begin(), out.end(), std::byte{0});
+      if (v.is_null()) return;
+      const auto* list = v.if_array();
+      if (list == nullptr || list->size() != 1)
+        bad_value(at, "null or an array of one value (" + sized_type_name(spec) + ")", shown(v));
+      if (is_sized(inner.type)) {
+        parse_sized_value((*list)[0], inner, value, at + "[0]");
+      } else {
+        const auto s = parse_fill_value((*list)[0], inner.type, at + "[0]");
+        std::memcpy(value.data(), s.bytes().data(), value.size());
+      }
+      out.back() = std::byte{1};
+      return;
+    }
     default: break;
   }
   if (spec.layout.legacy_structured) {
@@ -419,6 +496,13 @@ std::string sized_value_to_json_text(std::span<const std::byte> value, const dat
     }
     case data_type::fixed_length_utf32:
       return json::serialize(json::string(utf8_from_utf32(value, "fixed_length_utf32")));
+    case data_type::optional: {
+      if (!optional_has_value(value)) return "null";
+      const auto& inner = optional_value_type(spec.layout);
+      const auto v = value.first(value.size() - 1);
+      return "[" + (is_sized(inner.type) ? sized_value_to_json_text(v, inner) : fill_value_to_json_text(scalar_at(inner.type, v, 0))) +
+             "]";
+    }
     default: break;
   }
   std::string out = "{";
@@ -441,6 +525,12 @@ json::value sized_value_to_json(std::span<const std::byte> value, const data_typ
       return out;
     }
     case data_type::fixed_length_utf32: return json::string(utf8_from_utf32(value, "fixed_length_utf32"));
+    case data_type::optional: {
+      if (!optional_has_value(value)) return nullptr;
+      const auto& inner = optional_value_type(spec.layout);
+      const auto v = value.first(value.size() - 1);
+      return json::array{is_sized(inner.type) ? sized_value_to_json(v, inner) : fill_value_to_json(scalar_at(inner.type, v, 0))};
+    }
     default: break;
   }
   json::object out;
@@ -462,6 +552,7 @@ scalar parse_sized_fill_value(const json::value& v, const data_type_spec& spec, 
 namespace {
 void default_into(std::span<std::byte> out, const data_type_spec& spec) {
   std::fill(out.begin(), out.end(), std::byte{0});
+  if (spec.type == data_type::optional) return;  // null: every byte 0
   for (const auto& f : fields_of(spec)) {
     const auto bytes = out.subspan(static_cast<std::size_t>(f.offset), static_cast<std::size_t>(f.type.element_size()));
     if (is_sized(f.type.type)) {
@@ -477,6 +568,7 @@ void words_into(std::vector<element_word>& out, data_type type, const element_la
   switch (type) {
     case data_type::raw_bits: return;  // opaque bytes (docs/decisions.md 55)
     case data_type::fixed_length_utf32: out.push_back({base, 4, layout.size / 4, type}); return;
+    case data_type::optional: return;  // no bytes codec encoding (docs/decisions.md 71)
     case data_type::struct_:
       if (layout.fields)
         for (const auto& f : *layout.fields) words_into(out, f.type.type, f.type.layout, base + f.offset);
@@ -601,6 +693,7 @@ std::optional<data_type_spec> parse_v2_sized_dtype(const json::value& dtype, cha
 json::value v2_sized_dtype(const data_type_spec& spec, char byte_order) {
   const char order = byte_order == '>' ? '>' : '<';
   switch (spec.type) {
+    case data_type::optional: throw error(errc::unsupported, "dtype: expected a data type that NumPy has, got " + sized_type_name(spec));
     case data_type::raw_bits: return json::string("|V" + std::to_string(spec.layout.size));
     case data_type::fixed_length_utf32: return json::string(std::string(1, order) + "U" + std::to_string(spec.layout.size / 4));
     default: break;

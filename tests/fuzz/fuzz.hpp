@@ -205,6 +205,29 @@ inline zarr::n5_default_codec n5_default_codec_of(zarr::data_type type, const st
   return zarr::n5_default_codec(codecs, zarr::chunk_spec{shape, type, zarr::default_fill_value(type)}, "fuzz");
 }
 
+// The optional codec of the optional target and its seeds, by a selector (0-3): optional uint8
+// (mask packbits, data bytes), optional int32 (mask bytes, data bytes then gzip), optional
+// optional int16 (nested, the inner mask bytes and data big-endian), optional float64 (mask
+// packbits then zstd, data bytes).
+inline zarr::optional_codec optional_codec_of(std::uint8_t selector, const std::vector<std::uint64_t>& shape) {
+  static constexpr const char* cases[][2] = {
+      {R"({"name": "uint8"})", R"({"mask_codecs": [{"name": "packbits"}], "data_codecs": [{"name": "bytes"}]})"},
+      {R"({"name": "int32"})", R"({"mask_codecs": [{"name": "bytes"}], "data_codecs": [{"name": "bytes",
+          "configuration": {"endian": "little"}}, {"name": "gzip", "configuration": {"level": 1}}]})"},
+      {R"({"name": "optional", "configuration": {"name": "int16"}})",
+       R"({"mask_codecs": [{"name": "packbits"}], "data_codecs": [{"name": "optional", "configuration": {"mask_codecs":
+          [{"name": "bytes"}], "data_codecs": [{"name": "bytes", "configuration": {"endian": "big"}}]}}]})"},
+      {R"({"name": "float64"})", R"({"mask_codecs": [{"name": "packbits"}, {"name": "zstd", "configuration": {"level": 1}}],
+          "data_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]})"},
+  };
+  const auto& c = cases[selector % 4];
+  const auto type = zarr::parse_data_type_spec(zarr::parse_json(std::string(R"({"name": "optional", "configuration": )") +
+                                                                c[0] + "}", "fuzz"));
+  const auto config = zarr::parse_json(c[1], "fuzz");
+  return zarr::optional_codec(config.at("mask_codecs"), config.at("data_codecs"),
+                              zarr::chunk_spec{shape, type.type, zarr::default_sized_fill_value(type), type.layout}, "fuzz");
+}
+
 // The conditional codec of the conditional target and its seeds: gzip then crc32c, 16 header bits.
 inline const zarr::conditional_codec& conditional_gzip_crc32c() {
   static const auto config = zarr::parse_json(

@@ -30,7 +30,7 @@ constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation
 const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "gzip",     "zstd",       "blosc",
                                        "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
                                        "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs", "time", "vlen",
-                                       "sized_value", "zip_directory", "zmetadata", "zfpy", "n5_default"};
+                                       "sized_value", "zip_directory", "zmetadata", "zfpy", "n5_default", "optional"};
 
 fs::path seeds_root;
 int written = 0;
@@ -217,6 +217,28 @@ void n5_default_seeds() {
       seed("n5_default", name + "_truncated",
            head + text_of(smaller.encode(std::span(chunk).first(static_cast<std::size_t>(smaller.decoded().byte_size())))));
     }
+  }
+}
+
+// optional: [selector][rank][dims...] + a chunk of every fourth element null, and one all null.
+void optional_seeds() {
+  for (std::uint8_t selector = 0; selector < 4; ++selector) {
+    const auto codec = zarr_fuzz::optional_codec_of(selector, {3, 4});
+    const auto size = static_cast<std::size_t>(codec.decoded().element_size());
+    zarr::bytes chunk(static_cast<std::size_t>(codec.decoded().byte_size()));
+    for (std::size_t i = 0; i < 12; ++i) {
+      if (i % 4 == 0) continue;
+      for (std::size_t k = 0; k + 1 < size; ++k) chunk[i * size + k] = static_cast<std::byte>(i * 7 + k);
+      if (selector == 2) chunk[i * size + size - 2] = std::byte{i % 3 == 0 ? std::uint8_t{0} : std::uint8_t{1}};
+      if (selector == 3) chunk[i * size + size - 2] = std::byte{0x3f};  // a finite float64
+      chunk[i * size + size - 1] = std::byte{1};
+      if (selector == 2 && i % 3 == 0)
+        for (std::size_t k = 0; k + 2 < size; ++k) chunk[i * size + k] = std::byte{0};
+    }
+    const std::string head{static_cast<char>(selector), 1, 3, 4};
+    seed("optional", "case" + std::to_string(selector), head + text_of(codec.encode(chunk)));
+    seed("optional", "case" + std::to_string(selector) + "_null",
+         head + text_of(codec.encode(zarr::bytes(chunk.size()))));
   }
 }
 
@@ -413,6 +435,7 @@ int main(int argc, char** argv) {
     zfp_seeds();
     zfpy_seeds();
     n5_default_seeds();
+    optional_seeds();
     fill_value_seeds(data);
     region_seeds();
     time_seeds();

@@ -14,6 +14,8 @@ BOOST_AUTO_TEST_CASE(every_name_round_trips) {
       const auto text = row.type == zarr::data_type::raw_bits ? std::string(R"("r24")")
                         : row.type == zarr::data_type::fixed_length_utf32
                             ? std::string(R"({"name":"fixed_length_utf32","configuration":{"length_bytes":8}})")
+                        : row.type == zarr::data_type::optional
+                            ? std::string(R"({"name":"optional","configuration":{"name":"int8"}})")
                             : std::string(R"({"name":"struct","configuration":{"fields":[{"name":"a","data_type":"int8"}]}})");
       const auto spec = zarr::parse_data_type_spec(json::parse(text));
       BOOST_TEST((spec.type == row.type));

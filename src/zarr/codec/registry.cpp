@@ -3,6 +3,7 @@
 module;
 #include <array>
 #include <memory>
+#include <span>
 #include <string_view>
 module zarr.codec;
 
@@ -25,6 +26,7 @@ import zarr.codec.lzma;
 import zarr.codec.n5_default;
 import zarr.codec.numcodecs_packbits;
 import zarr.codec.numcodecs_zfpy;
+import zarr.codec.optional;
 import zarr.codec.packbits;
 import zarr.codec.pcodec;
 import zarr.codec.quantize;
@@ -41,20 +43,25 @@ namespace zarr {
 
 namespace {
 
-codec_entry array_to_array(std::string_view name, std::unique_ptr<array_to_array_codec> (*make)(const codec_context&)) {
-  return {name, codec_kind::array_to_array, make, nullptr, nullptr};
+// `sized`: the codec takes elements of the sized types (codec_entry::takes_sized_types).
+enum class sized_types : bool { refused, taken };
+
+codec_entry array_to_array(std::string_view name, std::unique_ptr<array_to_array_codec> (*make)(const codec_context&),
+                           sized_types sized = sized_types::refused) {
+  return {name, codec_kind::array_to_array, make, nullptr, nullptr, sized == sized_types::taken};
 }
-codec_entry array_to_bytes(std::string_view name, std::unique_ptr<array_to_bytes_codec> (*make)(const codec_context&)) {
-  return {name, codec_kind::array_to_bytes, nullptr, make, nullptr};
+codec_entry array_to_bytes(std::string_view name, std::unique_ptr<array_to_bytes_codec> (*make)(const codec_context&),
+                           sized_types sized = sized_types::refused) {
+  return {name, codec_kind::array_to_bytes, nullptr, make, nullptr, sized == sized_types::taken};
 }
 codec_entry bytes_to_bytes(std::string_view name, std::unique_ptr<bytes_to_bytes_codec> (*make)(const codec_context&)) {
-  return {name, codec_kind::bytes_to_bytes, nullptr, nullptr, make};
+  return {name, codec_kind::bytes_to_bytes, nullptr, nullptr, make, true};
 }
 
-const std::array builtin_codecs{
+const std::array table{
     array_to_array("bitround", make_bitround_codec),
     bytes_to_bytes("blosc", make_blosc_codec),
-    array_to_bytes("bytes", make_bytes_codec),
+    array_to_bytes("bytes", make_bytes_codec, sized_types::taken),
     array_to_array("cast_value", make_cast_value_codec),
     bytes_to_bytes("conditional", make_conditional_codec),
     bytes_to_bytes("crc32c", make_crc32c_codec),
@@ -82,11 +89,12 @@ const std::array builtin_codecs{
     array_to_bytes("numcodecs.zfpy", make_numcodecs_zfpy_codec),
     bytes_to_bytes("numcodecs.zlib", make_zlib_codec),
     bytes_to_bytes("numcodecs.zstd", make_zstd_codec),
+    array_to_bytes("optional", make_optional_codec, sized_types::taken),
     array_to_bytes("packbits", make_packbits_codec),
-    array_to_array("reshape", make_reshape_codec),
+    array_to_array("reshape", make_reshape_codec, sized_types::taken),
     array_to_array("scale_offset", make_scale_offset_codec),
-    array_to_bytes("sharding_indexed", make_sharding_indexed_codec),
-    array_to_array("transpose", make_transpose_codec),
+    array_to_bytes("sharding_indexed", make_sharding_indexed_codec, sized_types::taken),
+    array_to_array("transpose", make_transpose_codec, sized_types::taken),
     array_to_bytes("vlen-bytes", make_vlen_bytes_codec),
     array_to_bytes("vlen-utf8", make_vlen_utf8_codec),
     array_to_bytes("zfp", make_zfp_codec),
@@ -95,8 +103,10 @@ const std::array builtin_codecs{
 
 }  // namespace
 
+std::span<const codec_entry> builtin_codecs() noexcept { return table; }
+
 const codec_entry* find_codec(std::string_view name) noexcept {
-  for (const auto& entry : builtin_codecs)
+  for (const auto& entry : table)
     if (entry.name == name) return &entry;
   return nullptr;
 }

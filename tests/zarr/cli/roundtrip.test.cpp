@@ -34,6 +34,8 @@ zarr::scalar from_bits(zarr::data_type t, std::uint64_t bits) {
 std::string sized_type_json(zarr::data_type t) {
   if (t == zarr::data_type::raw_bits) return R"("r24")";
   if (t == zarr::data_type::fixed_length_utf32) return R"({"name":"fixed_length_utf32","configuration":{"length_bytes":16}})";
+  if (t == zarr::data_type::optional)
+    return R"({"name":"optional","configuration":{"name":"optional","configuration":{"name":"float32"}}})";
   return R"({"name":"struct","configuration":{"fields":[{"name":"i","data_type":"int16"},)"
          R"({"name":"f","data_type":"float32"},{"name":"b","data_type":"bool"},)"
          R"({"name":"p","data_type":{"name":"struct","configuration":{"fields":[{"name":"x","data_type":"uint8"},)"
@@ -71,6 +73,12 @@ std::vector<std::string> sized_values(zarr::data_type t) {
       for (std::size_t k = random() % 5; k > 0; --k) s += static_cast<char>('a' + random() % 26);
       add("\"" + s + "\"");
     }
+    return out;
+  }
+  if (t == zarr::data_type::optional) {  // an optional optional float32: null, [null], [[value]]
+    add("null");
+    add("[null]");
+    for (int i = 0; i < 200; ++i) add("[[" + std::to_string(static_cast<int>(random() % 2001) - 1000) + ".25]]");
     return out;
   }
   for (int i = 0; i < 200; ++i) {
@@ -151,6 +159,13 @@ std::vector<std::string> values_for(zarr::data_type t) {
 
 std::string metadata(zarr::data_type t, std::size_t n) {
   if (zarr::is_sized(t)) {
+    if (t == zarr::data_type::optional)
+      return R"({"zarr_format":3,"node_type":"array","shape":[)" + std::to_string(n) + R"(],"data_type":)" +
+             sized_type_json(t) + R"(,"chunk_grid":{"name":"regular","configuration":{"chunk_shape":[64]}},)"
+             R"("chunk_key_encoding":{"name":"default"},"fill_value":null,"codecs":[{"name":"optional","configuration":)"
+             R"({"mask_codecs":[{"name":"packbits"}],"data_codecs":[{"name":"optional","configuration":{"mask_codecs":)"
+             R"([{"name":"bytes"}],"data_codecs":[{"name":"bytes","configuration":{"endian":"big"}}]}}]}},)"
+             R"({"name":"gzip","configuration":{"level":1}}]})";
     const std::string fill = t == zarr::data_type::raw_bits ? "[0,0,0]"
                              : t == zarr::data_type::fixed_length_utf32
                                  ? R"("")"

@@ -164,6 +164,10 @@ bytes_configuration bytes_configuration::parse(const codec_context& ctx) {
 
 bytes_codec::bytes_codec(const bytes_configuration& config, const chunk_spec& decoded, std::string where)
     : array_to_bytes_codec(std::move(where)), decoded_(decoded) {
+  if (decoded_.type == data_type::optional)  // datatype-optional.md "Codec Compatibility" (docs/decisions.md 71)
+    throw error(errc::unsupported, label() + ": expected a data type the bytes codec encodes, got " +
+                                       sized_type_name({decoded_.type, {}, decoded_.layout}) +
+                                       " (encoded by the optional codec)");
   if (is_sized(decoded_.type)) {
     if (!needs_byte_order(element_words(decoded_.type, decoded_.layout))) return;  // raw bits, one-byte fields
     // A legacy structured array without `endian` is little-endian (datatype-structured.md).

@@ -1,0 +1,144 @@
+// zarr.codec.optional: a validity mask and the present values, each through its own chain
+// (zarr-extensions proposal codecs/optional, "Encoded format" and "Algorithm"; data-types/optional).
+module;
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+#include <boost/json.hpp>
+module zarr.codec.optional;
+
+import zarr.sized;
+
+namespace zarr {
+namespace json = boost::json;
+
+namespace {
+
+constexpr std::size_t header_size = 16;  // two uint64 little-endian lengths
+
+void store_le64(std::byte* p, std::uint64_t v) noexcept {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::byte>((v >> (8 * i)) & 0xFF);
+}
+std::uint64_t load_le64(const std::byte* p) noexcept {
+  std::uint64_t v = 0;
+  for (int i = 8; i-- > 0;) v = (v << 8) | static_cast<std::uint8_t>(p[i]);
+  return v;
+}
+
+}  // namespace
+
+optional_codec::optional_codec(const json::value& mask_codecs, const json::value& data_codecs, const chunk_spec& decoded,
+                               std::string where, std::string_view document)
+    : array_to_bytes_codec(std::move(where)), decoded_(decoded), data_codecs_(data_codecs), document_(document) {
+  if (decoded_.type != data_type::optional)
+    throw error(errc::invalid_metadata, label() + ": expected the optional data type, got " +
+                                            (is_sized(decoded_.type) ? sized_type_name({decoded_.type, {}, decoded_.layout})
+                                                                     : std::string(zarr::name(decoded_.type))));
+  const auto& inner = optional_value_type(decoded_.layout);
+  const chunk_spec mask{decoded_.shape, data_type::bool_, scalar{data_type::bool_, {}}};
+  mask_ = std::make_unique<codec_chain>(mask_codecs, mask, where_ + ".configuration.mask_codecs", document_);
+  values_ = chunk_spec{{std::max<std::uint64_t>(1, decoded_.num_elements())}, inner.type,
+                       is_sized(inner.type) ? default_sized_fill_value(inner) : scalar{inner.type, {}}, inner.layout};
+  data_ = std::make_unique<codec_chain>(data_codecs_, values_, where_ + ".configuration.data_codecs", document_);
+}
+
+std::unique_ptr<codec_chain> optional_codec::data_chain(std::uint64_t count) const {
+  if (count == values_.shape[0]) return nullptr;  // data_ serves it
+  chunk_spec spec = values_;
+  spec.shape = {count};
+  return std::make_unique<codec_chain>(data_codecs_, spec, where_ + ".configuration.data_codecs", document_);
+}
+
+json::value optional_codec::to_json() const {
+  return json::object{{"name", "optional"},
+                      {"configuration", json::object{{"mask_codecs", mask_->to_json()}, {"data_codecs", data_->to_json()}}}};
+}
+
+std::uint64_t optional_codec::max_encoded_size() const noexcept {
+  const auto mask = mask_->max_encoded_size(), data = data_->max_encoded_size();
+  return mask > ~std::uint64_t{0} - header_size - data ? ~std::uint64_t{0} : header_size + mask + data;
+}
+
+void optional_codec::do_encode_into(std::span<const std::byte> array, bytes& out) const {
+  const auto n = static_cast<std::size_t>(decoded_.num_elements());
+  const auto size = static_cast<std::size_t>(decoded_.element_size());
+  const auto value_size = size - 1;
+  bytes mask(n);
+  bytes values;
+  std::uint64_t present = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (array[i * size + value_size] != std::byte{0}) ++present;
+  values.resize(static_cast<std::size_t>(present) * value_size);
+  for (std::size_t i = 0, k = 0; i < n; ++i) {
+    const auto* element = array.data() + i * size;
+    const auto valid = std::to_integer<unsigned>(element[value_size]);
+    if (valid > 1)
+      throw error(errc::invalid_value, label() + ": element " + std::to_string(i) +
+                                           ": expected a validity byte of 0 (no value) or 1 (a value), got " +
+                                           std::to_string(valid));
+    mask[i] = std::byte{static_cast<std::uint8_t>(valid)};
+    if (valid == 1) std::memcpy(values.data() + value_size * k++, element, value_size);
+  }
+  const auto encoded_mask = mask_->encode(std::move(mask));
+  bytes encoded_data;
+  if (present > 0) {
+    const auto chain = data_chain(present);
+    encoded_data = (chain ? *chain : *data_).encode(std::move(values));
+  }
+  out.resize(header_size + encoded_mask.size() + encoded_data.size());
+  store_le64(out.data(), encoded_mask.size());
+  store_le64(out.data() + 8, encoded_data.size());
+  if (!encoded_mask.empty()) std::memcpy(out.data() + header_size, encoded_mask.data(), encoded_mask.size());
+  if (!encoded_data.empty())
+    std::memcpy(out.data() + header_size + encoded_mask.size(), encoded_data.data(), encoded_data.size());
+}
+
+void optional_codec::do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const {
+  if (encoded.size() < header_size)
+    throw error(errc::corrupt_chunk, label() + ": expected a header of 16 bytes (the mask's and the data's lengths), got " +
+                                         std::to_string(encoded.size()) + " bytes");
+  const auto mask_length = load_le64(encoded.data()), data_length = load_le64(encoded.data() + 8);
+  const auto rest = encoded.size() - header_size;
+  if (mask_length > rest || data_length != rest - mask_length)
+    throw error(errc::corrupt_chunk, label() + ": expected a mask of " + std::to_string(mask_length) + " bytes and data of " +
+                                         std::to_string(data_length) + " bytes after the header, got " + std::to_string(rest) +
+                                         " bytes");
+  const auto mask = mask_->decode(encoded.subspan(header_size, static_cast<std::size_t>(mask_length)));
+  const auto n = static_cast<std::size_t>(decoded_.num_elements());
+  const auto size = static_cast<std::size_t>(decoded_.element_size());
+  const auto value_size = size - 1;
+  std::uint64_t present = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto valid = std::to_integer<unsigned>(mask[i]);
+    if (valid > 1)
+      throw error(errc::corrupt_chunk, label() + ": mask element " + std::to_string(i) + ": expected a bool (0 or 1), got " +
+                                           std::to_string(valid));
+    present += valid;
+  }
+  std::fill(out.begin(), out.end(), std::byte{0});
+  if (present == 0) return;  // every element null: the data, if any, holds nothing
+  const auto chain = data_chain(present);
+  const auto values = (chain ? *chain : *data_).decode(encoded.subspan(header_size + static_cast<std::size_t>(mask_length)));
+  for (std::size_t i = 0, k = 0; i < n; ++i) {
+    if (mask[i] == std::byte{0}) continue;
+    auto* element = out.data() + i * size;
+    std::memcpy(element, values.data() + value_size * k++, value_size);
+    element[value_size] = std::byte{1};
+  }
+}
+
+std::unique_ptr<array_to_bytes_codec> make_optional_codec(const codec_context& ctx) {
+  const auto& config = configuration_object(ctx, {"mask_codecs", "data_codecs"});
+  return std::make_unique<optional_codec>(required_member(config, "mask_codecs", ctx.where, "an array of codecs"),
+                                          required_member(config, "data_codecs", ctx.where, "an array of codecs"),
+                                          ctx.decoded, ctx.where, ctx.document);
+}
+
+}  // namespace zarr
