@@ -225,7 +225,7 @@ void optional_seeds() {
   for (std::uint8_t selector = 0; selector < 4; ++selector) {
     const auto codec = zarr_fuzz::optional_codec_of(selector, {3, 4});
     const auto size = static_cast<std::size_t>(codec.decoded().element_size());
-    zarr::bytes chunk(static_cast<std::size_t>(codec.decoded().byte_size()));
+    zarr::bytes chunk(static_cast<std::size_t>(codec.decoded().byte_size()), std::byte{0});  // (bytes(n) is not zeroed)
     for (std::size_t i = 0; i < 12; ++i) {
       if (i % 4 == 0) continue;
       for (std::size_t k = 0; k + 1 < size; ++k) chunk[i * size + k] = static_cast<std::byte>(i * 7 + k);
@@ -238,7 +238,7 @@ void optional_seeds() {
     const std::string head{static_cast<char>(selector), 1, 3, 4};
     seed("optional", "case" + std::to_string(selector), head + text_of(codec.encode(chunk)));
     seed("optional", "case" + std::to_string(selector) + "_null",
-         head + text_of(codec.encode(zarr::bytes(chunk.size()))));
+         head + text_of(codec.encode(zarr::bytes(chunk.size(), std::byte{0}))));
   }
 }
 
