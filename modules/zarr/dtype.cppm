@@ -291,6 +291,14 @@ struct struct_field {
   friend bool operator==(const struct_field&, const struct_field&) = default;
 };
 
+// Whether the elements of `t` with `layout` differ in length: string, bytes, and an optional type
+// that wraps one (at any depth). They travel as std::string (array::read_strings, write_strings).
+[[nodiscard]] inline bool has_variable_elements(data_type t, const element_layout& layout) noexcept {
+  if (t == data_type::optional && layout.fields && layout.fields->size() == 1)
+    return has_variable_elements(layout.fields->front().type.type, layout.fields->front().type.layout);
+  return is_variable_length(t);
+}
+
 // Bytes per element of `t` with `layout` (the layout counts for the sized types only).
 [[nodiscard]] inline std::uint64_t element_size(data_type t, const element_layout& layout) noexcept {
   return is_sized(t) ? layout.size : static_cast<std::uint64_t>(info(t).size);

@@ -47,6 +47,20 @@ inline constexpr int max_struct_depth = 16;
 // an error, invalid_value).
 [[nodiscard]] bool optional_has_value(std::span<const std::byte> element);
 
+// An element of a type whose elements differ in length (has_variable_elements: string, bytes, an
+// optional one) from its JSON value, as array::read_strings holds it: the text, the bytes, or
+// for an optional type the wrapped element then its validity byte ("ab\x01"; null is "\x00"
+// alone). Errors (invalid_value) name `where`.
+[[nodiscard]] std::string parse_variable_value(const boost::json::value& json, const data_type_spec& spec,
+                                               std::string_view where);
+// Its JSON value (an optional one null, or an array of one value); invalid_value, naming `where`,
+// for an optional element that does not end in a validity byte 0 or 1, or is null with more.
+[[nodiscard]] boost::json::value variable_value_to_json(std::string_view element, const data_type_spec& spec,
+                                                        std::string_view where = "optional");
+// Throws what variable_value_to_json would for `element`, and for text that is not UTF-8 in a
+// string (naming `where`).
+void check_variable_value(std::string_view element, const data_type_spec& spec, std::string_view where);
+
 // One value as JSON: raw bits an array of its byte values (0 to 255, element_size() of them),
 // fixed_length_utf32 a string of at most length_bytes / 4 code points, optional null or an array
 // of one value of the wrapped type (its value bytes zero when null), struct an object with a

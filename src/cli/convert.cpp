@@ -36,9 +36,9 @@ std::string v2_dtype_text(const zarr::array_metadata& m, char order, zarr::time_
 
 // The fill value's JSON text, for messages.
 std::string fill_text(const zarr::array_metadata& m) {
+  if (zarr::has_variable_elements(m.type, m.layout)) return json::serialize(zarr::variable_value_to_json(m.fill_string, m.type_spec()));
   if (zarr::is_sized(m.type)) return zarr::sized_value_to_json_text(m.fill_value.bytes(), m.type_spec());
-  return zarr::is_variable_length(m.type) ? json::serialize(zarr::variable_fill_value_to_json(m.fill_string, m.type))
-                                          : zarr::fill_value_to_json_text(m.fill_value);
+  return zarr::fill_value_to_json_text(m.fill_value);
 }
 
 // The exact value of float bits of any format (every one fits a double).
@@ -400,7 +400,7 @@ int run_convert(std::span<const std::string_view> argv) {
         bar.advance();
         return;
       }
-      if (zarr::is_variable_length(from)) {
+      if (zarr::has_variable_elements(from, src.metadata().layout)) {
         dst.write_strings(r, src.read_strings(r));
         bar.advance();
         return;

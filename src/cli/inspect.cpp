@@ -62,9 +62,9 @@ std::string key_encoding_text(const zarr::chunk_key_encoding& k) {
 // The fill value's exact JSON text; null for a Zarr v2 array without one.
 std::string fill_value_text(const zarr::array_metadata& m) {
   if (m.no_fill_value) return "null";
+  if (zarr::has_variable_elements(m.type, m.layout)) return json::serialize(zarr::variable_value_to_json(m.fill_string, m.type_spec()));
   if (zarr::is_sized(m.type)) return zarr::sized_value_to_json_text(m.fill_value.bytes(), m.type_spec());
-  return zarr::is_variable_length(m.type) ? json::serialize(zarr::variable_fill_value_to_json(m.fill_string, m.type))
-                                          : zarr::fill_value_to_json_text(m.fill_value);
+  return zarr::fill_value_to_json_text(m.fill_value);
 }
 
 // What a chunk never written reads as when the array has no fill value (Zarr v2 null).
@@ -302,7 +302,7 @@ int run_verify(std::span<const std::string_view> argv) {
                                     meta.source).first;
           chain = &it->second;
         }
-        if (zarr::is_variable_length(a.type())) {  // string and bytes: every element, checked
+        if (zarr::has_variable_elements(a.type(), meta.layout)) {  // string, bytes (optional too): every element, checked
           std::vector<std::string> elements(static_cast<std::size_t>(chain->decoded().num_elements()));
           chain->decode_elements(*stored, elements);
           ++checked;

@@ -270,7 +270,7 @@ namespace {
 
 // The values of a string or bytes array in JSON: an array of `count` elements, each in the form
 // of the type's fill value (a string; for bytes base64, or an array of byte values).
-std::vector<std::string> read_json_strings(std::string_view text, zarr::data_type type, std::uint64_t count,
+std::vector<std::string> read_json_strings(std::string_view text, const zarr::data_type_spec& type, std::uint64_t count,
                                            const std::string& input_name) {
   const auto v = zarr::parse_json(text, input_name);
   const auto* list = v.if_array();
@@ -280,7 +280,7 @@ std::vector<std::string> read_json_strings(std::string_view text, zarr::data_typ
   std::vector<std::string> out;
   out.reserve(list->size());
   for (std::size_t i = 0; i < list->size(); ++i)
-    out.push_back(zarr::parse_variable_fill_value((*list)[i], type, input_name + ": element " + std::to_string(i)));
+    out.push_back(zarr::parse_variable_value((*list)[i], type, input_name + ": element " + std::to_string(i)));
   return out;
 }
 
@@ -310,10 +310,10 @@ int run_write(std::span<const std::string_view> argv) {
   if (zarr::is_sized(type) && format != value_format::json)  // docs/decisions.md 58
     throw usage_error("--format: expected json for an array of " + zarr::sized_type_name(a.metadata().type_spec()) +
                       ", got another");
-  if (zarr::is_variable_length(type)) {
+  if (zarr::has_variable_elements(type, a.metadata().layout)) {
     if (format != value_format::json)
       throw usage_error("--format: expected json for an array of " + std::string(zarr::name(type)) + ", got another");
-    a.write_strings(r, read_json_strings(read_text_file(*input, "input"), type, r.num_elements(), input_name));
+    a.write_strings(r, read_json_strings(read_text_file(*input, "input"), a.metadata().type_spec(), r.num_elements(), input_name));
     return done();
   }
   if (format != value_format::json && *input != "-" && write_mapped(a, r, *input, format, input_name)) return done();
@@ -387,7 +387,7 @@ int run_read(std::span<const std::string_view> argv) {
   const char separator = lines ? '\n' : ',';
   if (iso && (format != value_format::json || type != zarr::data_type::numpy_datetime64))
     throw usage_error("--iso-8601: expected --format json and a numpy.datetime64 array, got " + std::string(zarr::name(type)));
-  if (zarr::is_variable_length(type) && format != value_format::json)
+  if (zarr::has_variable_elements(type, a.metadata().layout) && format != value_format::json)
     throw usage_error("--format: expected json for an array of " + std::string(zarr::name(type)) + ", got another");
   // The sized types in raw and npy: each element's bytes as the bytes codec writes them
   // little-endian, which is their layout in memory on a little-endian machine.
@@ -434,12 +434,12 @@ int run_read(std::span<const std::string_view> argv) {
     bool first = true;
     for (const auto& piece : pieces) {
       const auto n = piece.num_elements();
-      if (zarr::is_variable_length(type)) {
+      if (zarr::has_variable_elements(type, a.metadata().layout)) {
         text.clear();
         for (const auto& value : a.read_strings(piece)) {
           if (!first) text.push_back(separator);
           first = false;
-          text += json::serialize(zarr::variable_fill_value_to_json(value, type));
+          text += json::serialize(zarr::variable_value_to_json(value, a.metadata().type_spec()));
         }
         out << text;
         if (bar) bar->advance(n);

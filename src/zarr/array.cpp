@@ -844,7 +844,7 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     if (!partial) return;
     std::vector<std::uint64_t> keep(rank);
     for (std::size_t i = 0; i < rank; ++i) keep[i] = std::min(shape[i], new_shape[i] - grid_[i].origin(part.cell[i]));
-    if (is_variable_length(meta_.type)) return reset_strings_outside(part.cell, keep);
+    if (has_variable_elements(meta_.type, meta_.layout)) return reset_strings_outside(part.cell, keep);
     const std::lock_guard lock(chunk_lock(key));  // a read-modify-write like write()'s
     const auto spec = chunk_spec_of(meta_, shape);
     store_->update(

@@ -31,6 +31,11 @@ std::string sized_codec_names() {
   return out;
 }
 
+// "string", "optional string": how messages name a chunk's data type.
+std::string type_name(const chunk_spec& s) {
+  return is_sized(s.type) ? sized_type_name({s.type, {}, s.layout}) : std::string(zarr::name(s.type));
+}
+
 std::string kind_name(codec_kind k) {
   constexpr std::array<const char*, 3> names{"array -> array", "array -> bytes", "bytes -> bytes"};
   return names[static_cast<std::size_t>(k)];
@@ -104,7 +109,7 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
       case codec_kind::array_to_array: {
         if (a2b_) throw order_error("a bytes -> bytes codec after the array -> bytes codec");
         auto c = entry->make_array_to_array(ctx);
-        if (is_variable_length(current.type)) {  // docs/decisions.md 60, 62
+        if (has_variable_elements(current.type, current.layout)) {  // docs/decisions.md 60, 62, 71
           if (!c->takes_elements() && !c->moves_elements())
             throw error(errc::unsupported, here + " (" + name + "): expected an array -> array codec that moves or takes " +
                                                "elements of data type " + std::string(zarr::name(current.type)) +
@@ -118,11 +123,12 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
       case codec_kind::array_to_bytes:
         if (a2b_) throw order_error("a bytes -> bytes codec after the array -> bytes codec");
         a2b_ = entry->make_array_to_bytes(ctx);
-        if (is_variable_length(current.type) && !a2b_->variable_length())
+        if (has_variable_elements(current.type, current.layout) && !a2b_->variable_length())
           throw error(errc::invalid_metadata, here + " (" + name + "): expected a codec of variable-length elements (" +
-                                                  (current.type == data_type::string ? "vlen-utf8" : "vlen-bytes") +
-                                                  ") for data type " + std::string(zarr::name(current.type)) +
-                                                  ", got one of fixed-size elements");
+                                                  (current.type == data_type::string  ? "vlen-utf8"
+                                                   : current.type == data_type::bytes ? "vlen-bytes"
+                                                                                      : "optional") +
+                                                  ") for data type " + type_name(current) + ", got one of fixed-size elements");
         break;
       case codec_kind::bytes_to_bytes:
         if (!a2b_) throw order_error("an array -> array or array -> bytes codec before any bytes -> bytes codec");
@@ -564,9 +570,9 @@ class decoded_bytes_reader final : public chunk_reader {
 }  // namespace
 
 std::unique_ptr<array_reader> codec_chain::reader(const chunk_reader& source) const {
-  if (is_variable_length(decoded_.type))
-    throw error(errc::invalid_argument, "codec chain: expected fixed-size elements, got data type " +
-                                            std::string(zarr::name(decoded_.type)) + " (read its elements as strings)");
+  if (has_variable_elements(decoded_.type, decoded_.layout))
+    throw error(errc::invalid_argument, "codec chain: expected fixed-size elements, got data type " + type_name(decoded_) +
+                                            " (read its elements as strings)");
   return std::make_unique<chain_reader>(*this, source);
 }
 

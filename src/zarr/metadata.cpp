@@ -337,9 +337,9 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
   const auto& fill = member(*o, "fill_value");
   const auto fill_text = source.empty() ? std::nullopt : json_source_text(source, "/fill_value");
-  if (is_variable_length(m.type)) {
+  if (has_variable_elements(m.type, m.layout)) {
     m.fill_value = scalar{m.type, {}};
-    m.fill_string = parse_variable_fill_value(fill, m.type, "fill_value");
+    m.fill_string = parse_variable_value(fill, m.type_spec(), "fill_value");
   } else if (is_sized(m.type)) {
     // A legacy structured base64 fill value is packed in the bytes codec's byte order
     // (datatype-structured.md); parse_sized_fill_value reads base64 as little-endian and checks
@@ -410,7 +410,7 @@ json::object array_metadata::to_json() const {
       {"data_type", zarr::to_json(type_spec())},
       {"chunk_grid", std::move(grid)},
       {"chunk_key_encoding", key_encoding.to_json()},
-      {"fill_value", is_variable_length(type) ? variable_fill_value_to_json(fill_string, type)
+      {"fill_value", has_variable_elements(type, layout) ? variable_value_to_json(fill_string, type_spec())
                      : is_sized(type)           ? sized_value_to_json(fill_value.bytes(), type_spec())
                                                 : fill_value_to_json(fill_value)},
       {"codecs", codecs},
@@ -427,7 +427,7 @@ json::object array_metadata::to_json() const {
 
 std::string array_metadata::to_text() const {
   if (zarr_format == 2) return zarray_text(*this);
-  if (is_variable_length(type)) return serialize_metadata(to_json());
+  if (has_variable_elements(type, layout)) return serialize_metadata(to_json());
   const std::pair<std::string_view, std::string> fill{
       "fill_value", is_sized(type) ? sized_value_to_json_text(fill_value.bytes(), type_spec()) : fill_value_to_json_text(fill_value)};
   return serialize_metadata(to_json(), std::span(&fill, 1));

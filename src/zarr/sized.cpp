@@ -170,10 +170,7 @@ data_type_spec parse_optional(const json::object& o, const std::string& where, i
       throw error(errc::invalid_metadata, where + ".configuration: expected only name and configuration, got \"" +
                                               std::string(key) + "\"");
   auto inner = parse_spec(*config, where + ".configuration", depth + 1);
-  if (is_variable_length(inner.type))
-    throw error(errc::unsupported, where + ".configuration: expected a data type of fixed size, got " +
-                                       std::string(zarr::name(inner.type)) + " (an optional " +
-                                       std::string(zarr::name(inner.type)) + " is not supported yet)");
+  const bool variable = has_variable_elements(inner.type, inner.layout);
   auto fields = std::make_shared<std::vector<struct_field>>();
   std::uint64_t size = 0;
   append_field(*fields, "", std::move(inner), size, where + ".configuration");
@@ -182,7 +179,7 @@ data_type_spec parse_optional(const json::object& o, const std::string& where, i
                                             " bytes, got more");
   data_type_spec spec;
   spec.type = data_type::optional;
-  spec.layout.size = size + 1;  // the validity byte
+  spec.layout.size = variable ? 0 : size + 1;  // the validity byte; elements of no fixed size as string's
   spec.layout.fields = std::move(fields);
   return spec;
 }
@@ -335,6 +332,42 @@ bool optional_has_value(std::span<const std::byte> element) {
   if (element.empty() || valid > 1)
     bad_value("optional", "a validity byte of 0 (no value) or 1 (a value)", element.empty() ? "none" : std::to_string(valid));
   return valid == 1;
+}
+
+std::string parse_variable_value(const json::value& v, const data_type_spec& spec, std::string_view where) {
+  if (spec.type != data_type::optional) return parse_variable_fill_value(v, spec.type, where);
+  if (v.is_null()) return std::string(1, '\0');
+  const auto* list = v.if_array();
+  if (list == nullptr || list->size() != 1)
+    bad_value(std::string(where), "null or an array of one value (" + sized_type_name(spec) + ")", shown(v));
+  return parse_variable_value((*list)[0], optional_value_type(spec.layout), std::string(where) + "[0]") + '\1';
+}
+
+namespace {
+// Whether an optional element of a variable-length type holds a value: it ends in 1, or is 0 alone.
+bool variable_optional_has_value(std::string_view element, std::string_view where) {
+  const auto valid = element.empty() ? 2u : static_cast<unsigned char>(element.back());
+  if (valid > 1 || (valid == 0 && element.size() != 1))
+    bad_value(std::string(where), "an element that ends in a validity byte, 1 after a value or 0 alone (null)",
+              element.empty() ? std::string("an empty one")
+                              : std::to_string(element.size()) + " bytes ending in " + std::to_string(valid));
+  return valid == 1;
+}
+}  // namespace
+
+json::value variable_value_to_json(std::string_view element, const data_type_spec& spec, std::string_view where) {
+  if (spec.type != data_type::optional) return variable_fill_value_to_json(element, spec.type);
+  if (!variable_optional_has_value(element, where)) return nullptr;
+  return json::array{variable_value_to_json(element.substr(0, element.size() - 1), optional_value_type(spec.layout), where)};
+}
+
+void check_variable_value(std::string_view element, const data_type_spec& spec, std::string_view where) {
+  if (spec.type == data_type::string) {
+    if (const auto problem = utf8_problem(element)) bad_value(std::string(where), "UTF-8 text", *problem);
+    return;
+  }
+  if (spec.type == data_type::optional && variable_optional_has_value(element, where))
+    check_variable_value(element.substr(0, element.size() - 1), optional_value_type(spec.layout), where);
 }
 
 const data_type_spec& optional_value_type(const element_layout& layout) {

@@ -9,13 +9,17 @@
 # The mask is a bool array of the chunk's shape; the data a one-dimensional array of the valid
 # elements (none at all when there are none, as zarrs writes it). packbits (codecs/packbits):
 # element i's bit at bit i % 8 of byte i / 8, least significant first; bytes (Zarr v3 core
-# "bytes"): each element in the given byte order; gzip: RFC 1952.
+# "bytes"): each element in the given byte order; vlen-utf8 and vlen-bytes (codecs/vlen-utf8,
+# vlen-bytes): the count, then each element's length and bytes, uint32 little-endian; gzip:
+# RFC 1952.
 #
 #   optional_from_spec.py write OUT   OUT/<case>/zarr.json and chunks, OUT/<case>/expected.bin:
 #                                     each element in C order as this library holds it in memory
 #                                     (docs/decisions.md 71): the value's bytes (little-endian;
-#                                     zeros when null), then 1 for a value or 0 for null;
-#                                     OUT/cases.json lists the cases
+#                                     zeros when null, none for a string or bytes), then 1 for
+#                                     a value or 0 for null; for strings and bytes each element
+#                                     after its length (uint32 little-endian);
+#                                     OUT/cases.json lists the cases and which are of strings
 #   optional_from_spec.py check DIR   decodes each case's chunks in DIR (written by the library
 #                                     from expected.bin) by the spec and compares them with the
 #                                     values here; exit 1 naming the first difference
@@ -82,6 +86,15 @@ def bool_value(i):
     return NULL if i % 4 == 0 else Some(i % 3 == 0)
 
 
+def string_value(i):
+    return NULL if i % 3 == 1 else Some("" if i % 7 == 0 else "\u00e9t\u00e9 %d \U0001F600" % i)
+
+
+def nested_bytes_value(i):
+    k = i % 3
+    return NULL if k == 0 else Some(NULL) if k == 1 else Some(Some(bytes(range(i, 2 * i))))
+
+
 CASES = [
     dict(name="int16_bytes_gzip", inner="int16", np="<i2", depth=1, shape=[5, 7], chunks=[3, 4],
          mask=["bytes"], data=["bytes_le", "gzip"], fill=None, make=int16_value),
@@ -91,6 +104,10 @@ CASES = [
          mask=["bytes"], data=["bytes_le"], fill=[None], make=nested_value),
     dict(name="bool_packbits", inner="bool", np="|b1", depth=1, shape=[19], chunks=[19],
          mask=["packbits"], data=["packbits"], fill=[True], make=bool_value),
+    dict(name="string_vlen_utf8_gzip", inner="string", np=None, depth=1, shape=[3, 5], chunks=[2, 3],
+         mask=["packbits"], data=["vlen-utf8", "gzip"], fill=["zz"], make=string_value),
+    dict(name="nested_bytes_vlen", inner="bytes", np=None, depth=2, shape=[7], chunks=[4],
+         mask=["bytes"], data=["vlen-bytes"], fill=None, make=nested_bytes_value),
 ]
 
 CODEC_JSON = {
@@ -99,6 +116,8 @@ CODEC_JSON = {
     "bytes_be": {"name": "bytes", "configuration": {"endian": "big"}},
     "gzip": {"name": "gzip", "configuration": {"level": 5}},
     "packbits": {"name": "packbits"},
+    "vlen-utf8": {"name": "vlen-utf8"},
+    "vlen-bytes": {"name": "vlen-bytes"},
 }
 
 
@@ -120,9 +139,13 @@ def type_json(case):
 
 def encode_values(case, values):
     """The bytes of the innermost values through the data chain of the innermost level."""
-    dt = np.dtype(case["np"])
     out = b""
     for step in case["data"]:
+        if step in ("vlen-utf8", "vlen-bytes"):
+            items = [v.encode("utf-8") if step == "vlen-utf8" else v for v in values]
+            out = struct.pack("<I", len(items)) + b"".join(struct.pack("<I", len(b)) + b for b in items)
+            continue
+        dt = np.dtype(case["np"])
         if step == "bytes_le" or step == "bytes":
             out = np.array(values, dtype=dt.newbyteorder("<")).tobytes()
         elif step == "bytes_be":
@@ -135,8 +158,19 @@ def encode_values(case, values):
 
 
 def decode_values(case, data, n):
-    dt = np.dtype(case["np"])
     for step in reversed(case["data"]):
+        if step in ("vlen-utf8", "vlen-bytes"):
+            (count,) = struct.unpack_from("<I", data)
+            assert count == n, (count, n)
+            out, at = [], 4
+            for _ in range(count):
+                (length,) = struct.unpack_from("<I", data, at)
+                item = data[at + 4:at + 4 + length]
+                out.append(item.decode("utf-8") if step == "vlen-utf8" else item)
+                at += 4 + length
+            assert at == len(data)
+            return out
+        dt = np.dtype(case["np"])
         if step == "gzip":
             data = gzip.decompress(data)
         elif step == "packbits":
@@ -191,6 +225,12 @@ def decode_level(case, blob, n, depth):
 
 def memory_bytes(case, v, depth):
     """docs/decisions.md 71: the value's bytes, then the validity byte."""
+    if case["np"] is None:  # a string or bytes: none when null
+        if v is NULL:
+            return b"\x00"
+        if depth > 1:
+            return memory_bytes(case, v.value, depth - 1) + b"\x01"
+        return (v.value.encode("utf-8") if case["inner"] == "string" else v.value) + b"\x01"
     size = np.dtype(case["np"]).itemsize + (depth - 1)
     if v is NULL:
         return bytes(size + 1)
@@ -239,8 +279,11 @@ def write(out):
             key = d / "c" / "/".join(str(i) for i in index)
             key.parent.mkdir(parents=True, exist_ok=True)
             key.write_bytes(encode_level(case, chunk_values(case, values, box), case["depth"]))
-        (d / "expected.bin").write_bytes(b"".join(memory_bytes(case, v, case["depth"]) for v in values))
-        names.append(case["name"])
+        elements = [memory_bytes(case, v, case["depth"]) for v in values]
+        if case["np"] is None:
+            elements = [struct.pack("<I", len(e)) + e for e in elements]
+        (d / "expected.bin").write_bytes(b"".join(elements))
+        names.append({"name": case["name"], "strings": case["np"] is None})
     (out / "cases.json").write_text(json.dumps(names))
 
 

@@ -17,6 +17,7 @@ module;
 module zarr.array;
 
 import zarr.parallel;
+import zarr.sized;
 import zarr.text;
 
 namespace zarr {
@@ -75,16 +76,17 @@ void for_each_part_in_parallel(std::span<const grid_axis> grid, const region& r,
 }  // namespace
 
 void array::check_fixed_size(std::string_view what) const {
-  if (is_variable_length(meta_.type))
+  if (has_variable_elements(meta_.type, meta_.layout))
     throw error(errc::invalid_argument, "array " + node_name_for_errors(path_) + ": " + std::string(what) +
                                             ": expected an array of fixed-size elements, got data type " +
                                             std::string(name(meta_.type)) + " (use read_strings and write_strings)");
 }
 
 void array::check_variable_length(std::string_view what) const {
-  if (!is_variable_length(meta_.type))
+  if (!has_variable_elements(meta_.type, meta_.layout))
     throw error(errc::invalid_argument, "array " + node_name_for_errors(path_) + ": " + std::string(what) +
-                                            ": expected data type string or bytes, got " + std::string(name(meta_.type)));
+                                            ": expected data type string or bytes (or an optional one), got " +
+                                            (is_sized(meta_.type) ? sized_type_name(meta_.type_spec()) : std::string(name(meta_.type))));
 }
 
 std::vector<std::string> array::read_strings(const region& r, const read_options& options) const {
@@ -123,10 +125,19 @@ void array::write_strings(const region& r, std::span<const std::string> in, cons
   if (in.size() != r.num_elements())
     throw error(errc::invalid_argument, where + ": region: expected " + std::to_string(r.num_elements()) + " elements, got " +
                                             std::to_string(in.size()));
-  if (meta_.type == data_type::string)
+  if (meta_.type == data_type::string) {
     for (std::size_t i = 0; i < in.size(); ++i)
       if (const auto problem = utf8_problem(in[i]))
         throw error(errc::invalid_argument, where + ": element " + std::to_string(i) + ": " + *problem);
+  } else if (meta_.type == data_type::optional) {  // validity bytes, and UTF-8 in an optional string
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      try {
+        check_variable_value(in[i], meta_.type_spec(), "element " + std::to_string(i));
+      } catch (const error& e) {
+        throw error(errc::invalid_argument, where + ": " + e.what());
+      }
+    }
+  }
   try {  // a value no chunk may hold (no numcodecs.categorize label) stores nothing
     chain_->check_elements(in);
   } catch (const error& e) {

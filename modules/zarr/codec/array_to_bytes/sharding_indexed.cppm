@@ -45,7 +45,7 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
 
   // A shard of strings or byte strings, whose inner chain ends in vlen-utf8 or vlen-bytes:
   // each inner chunk's elements go through that chain; those of only the fill value are left out.
-  [[nodiscard]] bool variable_length() const noexcept override { return is_variable_length(shard_.type); }
+  [[nodiscard]] bool variable_length() const noexcept override { return has_variable_elements(shard_.type, shard_.layout); }
   void encode_elements(std::span<const std::string> elements, bytes& out) const override;
   void decode_elements(std::span<const std::byte> encoded, std::span<std::string> out) const override;
   void check_elements(std::span<const std::string> elements) const override { inner_->check_elements(elements); }
