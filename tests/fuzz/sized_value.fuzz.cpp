@@ -26,7 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                       "unexpected error code for a data type:", e.what());
     return 0;
   }
-  if (!zarr::is_sized(spec.type)) return 0;
+  if (!zarr::is_sized(spec.type) || zarr::has_variable_elements(spec.type, spec.layout)) return 0;  // an optional string: strings
   const auto again = zarr::parse_data_type_spec(zarr::to_json(spec));
   zarr_fuzz::expect(again.element_size() == spec.element_size() && zarr::to_json(again) == zarr::to_json(spec),
                     "the canonical form of a sized type reads back to another type");
