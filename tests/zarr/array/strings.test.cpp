@@ -313,7 +313,7 @@ BOOST_AUTO_TEST_CASE(the_wrong_path_and_bad_values_are_errors_and_store_nothing)
     "fill_value": 0, "codecs": [{"name": "bytes"}]})";
   const auto u = zarr::array::create(store, "u", zarr::array_metadata::parse(json::parse(text), text));
   ZARR_CHECK_ERROR(u.read_strings(zarr::region{{0}, {2}}), zarr::errc::invalid_argument,
-                   "array \"/u\": read_strings: expected data type string or bytes, got uint8");
+                   "array \"/u\": read_strings: expected data type string or bytes (or an optional one), got uint8");
   // A corrupt chunk names the array, the chunk and the element.
   store->set("s/c/1", as_bytes(bytes_of({2, 0, 0, 0, 1, 0, 0, 0, 'a', 0, 0, 0, 0})));  // 2 elements, the border chunk
   BOOST_TEST(a.read_strings(zarr::region{{2}, {3}}) == strings{"a"}, boost::test_tools::per_element());
