@@ -1,6 +1,7 @@
 // zarr.bytes: the byte buffers that stores, codecs and arrays pass around, the byte ranges
 // of stored values, and buffers a thread keeps from chunk to chunk.
 module;
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -36,6 +37,18 @@ struct default_init_allocator : std::allocator<T> {
 
 // Bytes as stored: a chunk, a shard, a metadata document.
 using bytes = std::vector<std::byte, default_init_allocator<std::byte>>;
+
+// A uint64 as eight little-endian bytes at `p`, and back.
+inline void store_le64(std::byte* p, std::uint64_t v) noexcept {
+  if constexpr (std::endian::native != std::endian::little) v = __builtin_bswap64(v);
+  std::memcpy(p, &v, 8);
+}
+[[nodiscard]] inline std::uint64_t load_le64(const std::byte* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  if constexpr (std::endian::native != std::endian::little) v = __builtin_bswap64(v);
+  return v;
+}
 
 // Buffers a thread keeps from chunk to chunk give their memory back beyond this much.
 inline constexpr std::size_t kept_buffer_limit = std::size_t{64} << 20;

@@ -43,9 +43,12 @@ inline constexpr int max_struct_depth = 16;
 // then one validity byte (docs/decisions.md 71). The wrapped type is any of fixed size but
 // optional inside a struct (the bytes codec has no encoding of it); optional types nest.
 [[nodiscard]] const data_type_spec& optional_value_type(const element_layout& layout);
-// Whether an element of an optional type holds a value: its validity byte, 1 or 0 (any other is
-// an error, invalid_value).
+// Whether an element of an optional type holds a value: its validity byte, 1 or 0. Any other is
+// an error (invalid_value) that says what was expected, for the caller to name the element.
 [[nodiscard]] bool optional_has_value(std::span<const std::byte> element);
+// The same for an optional type of variable-length elements (an optional string): the wrapped
+// element then 1, or 0 alone.
+[[nodiscard]] bool optional_has_value(std::string_view element);
 
 // An element of a type whose elements differ in length (has_variable_elements: string, bytes, an
 // optional one) from its JSON value, as array::read_strings holds it: the text, the bytes, or
@@ -53,13 +56,12 @@ inline constexpr int max_struct_depth = 16;
 // alone). Errors (invalid_value) name `where`.
 [[nodiscard]] std::string parse_variable_value(const boost::json::value& json, const data_type_spec& spec,
                                                std::string_view where);
-// Its JSON value (an optional one null, or an array of one value); invalid_value, naming `where`,
+// Its JSON value (an optional one null, or an array of one value); what optional_has_value throws
 // for an optional element that does not end in a validity byte 0 or 1, or is null with more.
-[[nodiscard]] boost::json::value variable_value_to_json(std::string_view element, const data_type_spec& spec,
-                                                        std::string_view where = "optional");
-// Throws what variable_value_to_json would for `element`, and for text that is not UTF-8 in a
-// string (naming `where`).
-void check_variable_value(std::string_view element, const data_type_spec& spec, std::string_view where);
+[[nodiscard]] boost::json::value variable_value_to_json(std::string_view element, const data_type_spec& spec);
+// Throws what variable_value_to_json would for `element`, and (invalid_value) for text that is
+// not UTF-8 in a string; the message says what was expected, for the caller to name the element.
+void check_variable_value(std::string_view element, const data_type_spec& spec);
 
 // One value as JSON: raw bits an array of its byte values (0 to 255, element_size() of them),
 // fixed_length_utf32 a string of at most length_bytes / 4 code points, optional null or an array

@@ -330,7 +330,18 @@ std::string sized_type_name(const data_type_spec& spec) {
 bool optional_has_value(std::span<const std::byte> element) {
   const auto valid = element.empty() ? 0u : std::to_integer<unsigned>(element.back());
   if (element.empty() || valid > 1)
-    bad_value("optional", "a validity byte of 0 (no value) or 1 (a value)", element.empty() ? "none" : std::to_string(valid));
+    throw error(errc::invalid_value, "expected a validity byte of 0 (no value) or 1 (a value), got " +
+                                         (element.empty() ? std::string("none") : std::to_string(valid)));
+  return valid == 1;
+}
+
+bool optional_has_value(std::string_view element) {
+  const auto valid = element.empty() ? 2u : static_cast<unsigned char>(element.back());
+  if (valid > 1 || (valid == 0 && element.size() != 1))
+    throw error(errc::invalid_value, "expected an element that ends in a validity byte, 1 after a value or 0 alone "
+                                     "(null), got " + (element.empty() ? std::string("an empty one")
+                                                                       : std::to_string(element.size()) +
+                                                                             " bytes ending in " + std::to_string(valid)));
   return valid == 1;
 }
 
@@ -343,31 +354,19 @@ std::string parse_variable_value(const json::value& v, const data_type_spec& spe
   return parse_variable_value((*list)[0], optional_value_type(spec.layout), std::string(where) + "[0]") + '\1';
 }
 
-namespace {
-// Whether an optional element of a variable-length type holds a value: it ends in 1, or is 0 alone.
-bool variable_optional_has_value(std::string_view element, std::string_view where) {
-  const auto valid = element.empty() ? 2u : static_cast<unsigned char>(element.back());
-  if (valid > 1 || (valid == 0 && element.size() != 1))
-    bad_value(std::string(where), "an element that ends in a validity byte, 1 after a value or 0 alone (null)",
-              element.empty() ? std::string("an empty one")
-                              : std::to_string(element.size()) + " bytes ending in " + std::to_string(valid));
-  return valid == 1;
-}
-}  // namespace
-
-json::value variable_value_to_json(std::string_view element, const data_type_spec& spec, std::string_view where) {
+json::value variable_value_to_json(std::string_view element, const data_type_spec& spec) {
   if (spec.type != data_type::optional) return variable_fill_value_to_json(element, spec.type);
-  if (!variable_optional_has_value(element, where)) return nullptr;
-  return json::array{variable_value_to_json(element.substr(0, element.size() - 1), optional_value_type(spec.layout), where)};
+  if (!optional_has_value(element)) return nullptr;
+  return json::array{variable_value_to_json(element.substr(0, element.size() - 1), optional_value_type(spec.layout))};
 }
 
-void check_variable_value(std::string_view element, const data_type_spec& spec, std::string_view where) {
+void check_variable_value(std::string_view element, const data_type_spec& spec) {
   if (spec.type == data_type::string) {
-    if (const auto problem = utf8_problem(element)) bad_value(std::string(where), "UTF-8 text", *problem);
+    if (const auto problem = utf8_problem(element)) throw error(errc::invalid_value, *problem);
     return;
   }
-  if (spec.type == data_type::optional && variable_optional_has_value(element, where))
-    check_variable_value(element.substr(0, element.size() - 1), optional_value_type(spec.layout), where);
+  if (spec.type == data_type::optional && optional_has_value(element))
+    check_variable_value(element.substr(0, element.size() - 1), optional_value_type(spec.layout));
 }
 
 const data_type_spec& optional_value_type(const element_layout& layout) {

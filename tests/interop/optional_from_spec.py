@@ -1,6 +1,6 @@
 # Arrays of the optional data type, laid out byte by byte from the specs alone (no Zarr library),
 # for zarr.tests.codec (tests/zarr/codec/array_to_bytes/optional.test.cpp). The specs, in
-# zarr-extensions (open proposals; ../shared/spec/codec-optional.md, datatype-optional.md):
+# zarr-extensions (open proposals codecs/optional and data-types/optional, their READMEs):
 #   "The encoded format consists of: 1. 8 bytes: mask length (u64 little-endian) ... 2. 8 bytes:
 #   data length (u64 little-endian) ... 3. N bytes: encoded mask ... 4. M bytes: encoded data -
 #   the result of applying the data codec chain to the flattened bytes of only valid elements."

@@ -18,7 +18,6 @@ module zarr.array;
 
 import zarr.parallel;
 import zarr.sized;
-import zarr.text;
 
 namespace zarr {
 
@@ -125,17 +124,12 @@ void array::write_strings(const region& r, std::span<const std::string> in, cons
   if (in.size() != r.num_elements())
     throw error(errc::invalid_argument, where + ": region: expected " + std::to_string(r.num_elements()) + " elements, got " +
                                             std::to_string(in.size()));
-  if (meta_.type == data_type::string) {
-    for (std::size_t i = 0; i < in.size(); ++i)
-      if (const auto problem = utf8_problem(in[i]))
-        throw error(errc::invalid_argument, where + ": element " + std::to_string(i) + ": " + *problem);
-  } else if (meta_.type == data_type::optional) {  // validity bytes, and UTF-8 in an optional string
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      try {
-        check_variable_value(in[i], meta_.type_spec(), "element " + std::to_string(i));
-      } catch (const error& e) {
-        throw error(errc::invalid_argument, where + ": " + e.what());
-      }
+  const auto spec = meta_.type_spec();  // text is UTF-8, an optional element ends in its validity byte
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    try {
+      check_variable_value(in[i], spec);
+    } catch (const error& e) {
+      throw error(errc::invalid_argument, where + ": element " + std::to_string(i) + ": " + e.what());
     }
   }
   try {  // a value no chunk may hold (no numcodecs.categorize label) stores nothing

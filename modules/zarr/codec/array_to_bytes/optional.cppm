@@ -1,5 +1,5 @@
 // zarr.codec.optional: the `optional` array -> bytes codec (zarr-extensions proposal
-// codecs/optional, ../shared/spec/codec-optional.md): an optional array (datatype-optional.md) as
+// codecs/optional, README "Encoded format"): an optional array (proposal data-types/optional) as
 // a validity mask and the values of its elements that have one, each through a chain of its own.
 // Encoded: the mask's encoded length and the values' (uint64 little-endian each), the encoded
 // mask, the encoded values. The mask chain receives a bool array of the chunk's shape; the data
@@ -68,6 +68,10 @@ class optional_codec final : public array_to_bytes_codec {
   // The values of the present elements of a variable-length type (their validity bytes
   // checked), and the mask of all.
   [[nodiscard]] std::vector<std::string> present_elements(std::span<const std::string> elements, bytes* mask) const;
+  // Whether element `i` (its bytes, or a string) holds a value: zarr.sized's optional_has_value,
+  // its error naming this codec and the element.
+  template <class Element>
+  [[nodiscard]] bool has_value(const Element& element, std::size_t i) const;
 
   // The data chain for `count` values (count >= 1).
   [[nodiscard]] std::unique_ptr<codec_chain> data_chain(std::uint64_t count) const;

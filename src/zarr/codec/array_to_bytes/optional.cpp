@@ -23,15 +23,6 @@ namespace {
 
 constexpr std::size_t header_size = 16;  // two uint64 little-endian lengths
 
-void store_le64(std::byte* p, std::uint64_t v) noexcept {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::byte>((v >> (8 * i)) & 0xFF);
-}
-std::uint64_t load_le64(const std::byte* p) noexcept {
-  std::uint64_t v = 0;
-  for (int i = 8; i-- > 0;) v = (v << 8) | static_cast<std::uint8_t>(p[i]);
-  return v;
-}
-
 }  // namespace
 
 optional_codec::optional_codec(const json::value& mask_codecs, const json::value& data_codecs, const chunk_spec& decoded,
@@ -95,26 +86,29 @@ std::pair<bytes, std::span<const std::byte>> optional_codec::split(std::span<con
   return {std::move(mask), encoded.subspan(header_size + static_cast<std::size_t>(mask_length))};
 }
 
+template <class Element>
+bool optional_codec::has_value(const Element& element, std::size_t i) const {
+  try {
+    return optional_has_value(element);
+  } catch (const error& e) {
+    throw error(e.code(), label() + ": element " + std::to_string(i) + ": " + e.what());
+  }
+}
+
 void optional_codec::do_encode_into(std::span<const std::byte> array, bytes& out) const {
   const auto n = static_cast<std::size_t>(decoded_.num_elements());
   const auto size = static_cast<std::size_t>(decoded_.element_size());
   const auto value_size = size - 1;
   bytes mask(n);
   bytes values;
-  std::uint64_t present = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (array[i * size + value_size] != std::byte{0}) ++present;
-  values.resize(static_cast<std::size_t>(present) * value_size);
-  for (std::size_t i = 0, k = 0; i < n; ++i) {
-    const auto* element = array.data() + i * size;
-    const auto valid = std::to_integer<unsigned>(element[value_size]);
-    if (valid > 1)
-      throw error(errc::invalid_value, label() + ": element " + std::to_string(i) +
-                                           ": expected a validity byte of 0 (no value) or 1 (a value), got " +
-                                           std::to_string(valid));
-    mask[i] = std::byte{static_cast<std::uint8_t>(valid)};
-    if (valid == 1) std::memcpy(values.data() + value_size * k++, element, value_size);
+  values.reserve(n * value_size);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto element = array.subspan(i * size, size);
+    const bool valid = has_value(element, i);
+    mask[i] = std::byte{valid};
+    if (valid) values.insert(values.end(), element.begin(), element.end() - 1);
   }
+  const auto present = values.size() / value_size;  // (every wrapped type has a size)
   bytes encoded_data;
   if (present > 0) {
     const auto chain = data_chain(present);
@@ -145,14 +139,9 @@ std::vector<std::string> optional_codec::present_elements(std::span<const std::s
   std::vector<std::string> values;
   for (std::size_t i = 0; i < elements.size(); ++i) {
     const auto& e = elements[i];
-    const auto valid = e.empty() ? 2u : static_cast<unsigned char>(e.back());
-    if (valid > 1 || (valid == 0 && e.size() != 1))
-      throw error(errc::invalid_value, label() + ": element " + std::to_string(i) +
-                                           ": expected a value then a validity byte 1, or 0 alone (null), got " +
-                                           (e.empty() ? std::string("an empty element")
-                                                      : std::to_string(e.size()) + " bytes ending in " + std::to_string(valid)));
-    if (mask != nullptr) (*mask)[i] = std::byte{static_cast<std::uint8_t>(valid)};
-    if (valid == 1) values.emplace_back(e, 0, e.size() - 1);
+    const bool valid = has_value(std::string_view(e), i);
+    if (mask != nullptr) (*mask)[i] = std::byte{valid};
+    if (valid) values.emplace_back(e, 0, e.size() - 1);
   }
   return values;
 }

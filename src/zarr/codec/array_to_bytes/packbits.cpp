@@ -24,17 +24,8 @@ namespace {
 
 constexpr bool little_host = std::endian::native == std::endian::little;
 
-// The packed sequence is little-endian: sequence bit j is bit j % 8 of byte j / 8.
-inline void store_le64(std::byte* p, std::uint64_t v) noexcept {
-  if constexpr (!little_host) v = __builtin_bswap64(v);
-  std::memcpy(p, &v, 8);
-}
-inline std::uint64_t load_le64(const std::byte* p) noexcept {
-  std::uint64_t v;
-  std::memcpy(&v, p, 8);
-  if constexpr (!little_host) v = __builtin_bswap64(v);
-  return v;
-}
+// The packed sequence is little-endian: sequence bit j is bit j % 8 of byte j / 8 (words go
+// through zarr.bytes' load_le64 and store_le64).
 // Up to eight bytes at `p` (fewer at the end of the input), zero-extended.
 inline std::uint64_t load_le64_tail(const std::byte* p, std::size_t available) noexcept {
   if (available >= 8) return load_le64(p);
