@@ -72,7 +72,7 @@ const std::array table{
     array_to_array("numcodecs.bitround", make_numcodecs_bitround_codec),
     bytes_to_bytes("numcodecs.blosc", make_numcodecs_blosc_codec),
     bytes_to_bytes("numcodecs.bz2", make_bz2_codec),
-    array_to_array("numcodecs.categorize", make_categorize_codec),
+    array_to_array("numcodecs.categorize", make_categorize_codec, sized_types::taken),  // fixed_length_utf32
     bytes_to_bytes("numcodecs.crc32", make_crc32_codec),
     bytes_to_bytes("numcodecs.crc32c", make_numcodecs_crc32c_codec),
     array_to_array("numcodecs.delta", make_delta_codec),
