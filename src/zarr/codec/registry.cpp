@@ -27,6 +27,7 @@ import zarr.codec.n5_default;
 import zarr.codec.numcodecs_packbits;
 import zarr.codec.numcodecs_zfpy;
 import zarr.codec.optional;
+import zarr.codec.pickle;
 import zarr.codec.packbits;
 import zarr.codec.pcodec;
 import zarr.codec.quantize;
@@ -84,6 +85,7 @@ const std::array table{
     bytes_to_bytes("numcodecs.lzma", make_lzma_codec),
     array_to_bytes("numcodecs.packbits", make_numcodecs_packbits_codec),
     array_to_bytes("numcodecs.pcodec", make_pcodec_codec),
+    array_to_bytes("numcodecs.pickle", make_pickle_codec),
     array_to_array("numcodecs.quantize", make_quantize_codec),
     bytes_to_bytes("numcodecs.shuffle", make_shuffle_codec),
     array_to_bytes("numcodecs.zfpy", make_numcodecs_zfpy_codec),
