@@ -2,7 +2,7 @@
 # (tests/zarr/array/strings.test.cpp), with Debian's zarr-python 2 and numcodecs (/usr/bin/python3).
 #   numcodecs_strings.py write OUT
 #     OUT/v2.zarr        Zarr v2 object arrays that zarr-python 2 writes (vlen-utf8, vlen-bytes,
-#                        categorize, pickle in every protocol)
+#                        categorize, pickle in every protocol, json2)
 #     OUT/v3.zarr        Zarr v3 arrays made by hand from the registry's examples (data-types/string,
 #                        data-types/bytes), their chunks encoded by numcodecs' VLenUTF8 / VLenBytes
 #                        (and Zstd), the layout of codecs/vlen-utf8 and codecs/vlen-bytes; and a
@@ -135,6 +135,13 @@ def write(out):
                             object_codec=numcodecs.Pickle())
     q[...] = grid[:, 0:4]
     case("pickle_order_f", q)
+    # json2: the chunk's nested lists, the type and the shape, as JSON text (ASCII or not).
+    for name, ascii in (("json2_ascii", True), ("json2_utf8", False)):
+        j = root.create_dataset(name, shape=(3, 5), chunks=(2, 3), dtype=object,
+                                object_codec=numcodecs.JSON(ensure_ascii=ascii), compressor=None)
+        j[0:2, :] = grid[0:2, :]
+        j[2, 0:2] = grid[2, 0:2]
+        case(name, j)
 
     # Zarr v3 by hand: the registry's example documents, chunks from numcodecs.
     v3 = out / "v3.zarr"
