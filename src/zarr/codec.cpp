@@ -22,7 +22,7 @@ namespace json = boost::json;
 
 namespace {
 
-// "bytes, optional, reshape, sharding_indexed, transpose": the codecs that take the sized types.
+// "bytes, numcodecs.categorize, optional, ...": the codecs that take (some of) the sized types.
 std::string sized_codec_names() {
   std::string out;
   for (const auto& entry : builtin_codecs())

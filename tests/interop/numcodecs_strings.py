@@ -2,11 +2,13 @@
 # (tests/zarr/array/strings.test.cpp), with Debian's zarr-python 2 and numcodecs (/usr/bin/python3).
 #   numcodecs_strings.py write OUT
 #     OUT/v2.zarr        Zarr v2 object arrays that zarr-python 2 writes (vlen-utf8, vlen-bytes,
-#                        categorize)
+#                        categorize, pickle in every protocol, json2)
 #     OUT/v3.zarr        Zarr v3 arrays made by hand from the registry's examples (data-types/string,
 #                        data-types/bytes), their chunks encoded by numcodecs' VLenUTF8 / VLenBytes
 #                        (and Zstd), the layout of codecs/vlen-utf8 and codecs/vlen-bytes; and a
-#                        numcodecs.categorize array, its chunks numcodecs' Categorize.encode; and
+#                        numcodecs.categorize array, its chunks numcodecs' Categorize.encode;
+#                        numcodecs.pickle arrays of strings and bytes, their chunks numcodecs'
+#                        Pickle.encode; and
 #                        transpose, reshape and sharding_indexed over vlen-utf8 / vlen-bytes, laid out
 #                        as those codecs' specs say
 #     OUT/chunks.json    numcodecs' encoding of some chunks, base64
@@ -14,6 +16,8 @@
 #                        (strings as JSON strings, bytes as base64)
 #   numcodecs_strings.py read STORE PATH
 #     prints the values of the v2 array at PATH as zarr-python 2 reads them (JSON, as above)
+#   numcodecs_strings.py unpickle FILE...
+#     prints, for each FILE, what numcodecs' Pickle decodes it to: {"shape", "dtype", "values"}
 import base64
 import json
 import struct
@@ -114,6 +118,30 @@ def write(out):
         k[...] = np.array([["male", "female", "", "\u00e9t\u00e9"], ["female"] * 4, ["", "male", "male", ""]],
                           dtype=object)
     case("categorize_order_f", k)
+    # pickle, the object codec that pickles each chunk's object array, in every protocol: text that
+    # protocol 0 escapes (backslash, newline, past Latin-1), and chunks left missing (their
+    # elements the integer 0) or partly written (0 in the pickle).
+    grid = np.array([["p%d\\%d\n\u00e9\u20ac\U0001F600\x00" % (r, c) * (c % 3) for c in range(5)] for r in range(3)],
+                    dtype=object)
+    for protocol in range(6):
+        name = "pickle_p%d" % protocol
+        p = root.create_dataset(name, shape=(3, 5), chunks=(2, 3), dtype=object,
+                                object_codec=numcodecs.Pickle(protocol=protocol),
+                                compressor=numcodecs.Zlib(level=1) if protocol % 2 else None)
+        p[0:2, :] = grid[0:2, :]
+        p[2, 0:2] = grid[2, 0:2]
+        case(name, p)
+    q = root.create_dataset("pickle_order_f", shape=(3, 4), chunks=(2, 3), dtype=object, order="F",
+                            object_codec=numcodecs.Pickle())
+    q[...] = grid[:, 0:4]
+    case("pickle_order_f", q)
+    # json2: the chunk's nested lists, the type and the shape, as JSON text (ASCII or not).
+    for name, ascii in (("json2_ascii", True), ("json2_utf8", False)):
+        j = root.create_dataset(name, shape=(3, 5), chunks=(2, 3), dtype=object,
+                                object_codec=numcodecs.JSON(ensure_ascii=ascii), compressor=None)
+        j[0:2, :] = grid[0:2, :]
+        j[2, 0:2] = grid[2, 0:2]
+        case(name, j)
 
     # Zarr v3 by hand: the registry's example documents, chunks from numcodecs.
     v3 = out / "v3.zarr"
@@ -192,6 +220,15 @@ def write(out):
                    "2": zstd.encode(cat.encode(np.array(["x" * 300, ""], dtype=object)).tobytes())})
     cases.append({"path": "categorize", "version": 3, "shape": [5], "values": ["", "female", "male", "male", "x" * 300]})
 
+    # numcodecs.pickle over bytes (and strings), chunks from numcodecs' Pickle.
+    for protocol in (0, 2, 5):
+        pk = numcodecs.Pickle(protocol=protocol)
+        chunk = np.array(BYTES[0:4], dtype=object).reshape(2, 2)
+        v3_array("pickle_bytes_p%d" % protocol, "bytes", [], [{"name": "numcodecs.pickle", "configuration": {"protocol": protocol}}],
+                 [2, 4], [2, 2], {"0/1": pk.encode(chunk)})
+        cases.append({"path": "pickle_bytes_p%d" % protocol, "version": 3, "shape": [2, 4],
+                      "values": as_json([b"", b"", BYTES[0], BYTES[1], b"", b"", BYTES[2], BYTES[3]])})
+
     encoded = {
         "utf8_spec": base64.b64encode(utf8.encode(np.array(["a", ""], dtype=object))).decode(),
         "utf8_text": base64.b64encode(utf8.encode(np.array(TEXT, dtype=object))).decode(),
@@ -199,6 +236,14 @@ def write(out):
     }
     (out / "chunks.json").write_text(json.dumps(encoded))
     (out / "manifest.json").write_text(json.dumps({"cases": cases, "text": TEXT, "bytes": as_json(BYTES)}))
+
+
+def unpickle(files):
+    out = []
+    for f in files:
+        a = numcodecs.Pickle().decode(Path(f).read_bytes())
+        out.append({"shape": list(a.shape), "dtype": str(a.dtype), "values": as_json(a)})
+    print(json.dumps(out))
 
 
 def read(store, path):
@@ -209,5 +254,7 @@ def read(store, path):
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(Path(sys.argv[2]))
+    elif sys.argv[1] == "unpickle":
+        unpickle(sys.argv[2:])
     else:
         read(sys.argv[2], sys.argv[3])

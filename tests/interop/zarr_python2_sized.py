@@ -1,6 +1,7 @@
 # NumPy's fixed-size types beyond scalars with zarr-python 2 (Debian's python3-zarr 2.13, NumPy),
 # for zarr.tests.dtype (tests/zarr/dtype/sized_interop.test.cpp): "<U n" / ">U n"
-# (fixed_length_utf32), "|V n" (raw bits) and structured dtypes (struct).
+# (fixed_length_utf32), "|V n" (raw bits) and structured dtypes (struct); and numcodecs'
+# Categorize over "<U n" (its labels' numbers, docs/decisions.md 72).
 #   zarr_python2_sized.py write OUT
 #     OUT/v2.zarr        one v2 array per case, written by zarr-python 2 (compressors, fill values,
 #                        missing chunks, both byte orders)
@@ -51,8 +52,10 @@ def values_json(a):
 
 
 POINT = [("x", "<f4"), ("y", "<f4")]
+# Every text data_for makes, and one longer than any element (never stored).
+LABELS = ["a", "\u00e9t\u00e9", "\u20ac\U0001F600", "zz", "q\u0000r", "longer than any"]
 CASES = [
-    # name, dtype, fill value, compressor, missing chunks
+    # name, dtype, fill value, compressor, missing chunks[, filters]
     ("u_le", "<U5", "", None, True),
     ("u_be", ">U3", "ab", numcodecs.Zlib(level=1), True),
     ("u_fill_null", "<U4", None, numcodecs.Blosc(cname="lz4", clevel=5, shuffle=1), False),
@@ -62,6 +65,8 @@ CASES = [
     ("struct_be", [("id", ">i4"), ("ok", "|b1"), ("name", ">U2"), ("c", ">c8")], None, numcodecs.GZip(level=5), False),
     ("struct_nested", [("point", POINT), ("value", "<f8"), ("raw", "|V2")], 0, numcodecs.Blosc(cname="zstd", clevel=3, shuffle=2), True),
     ("struct_time", [("t", "<M8[s]"), ("v", "<i2")], 0, None, False),
+    ("u_categorize", "<U5", "", numcodecs.Zlib(level=1), True, [numcodecs.Categorize(LABELS, dtype="<U5")]),
+    ("u_categorize_be", ">U3", "", None, False, [numcodecs.Categorize(LABELS, dtype=">U3", astype=">u2")]),
 ]
 
 
@@ -95,10 +100,11 @@ def write(out):
     root = zarr.group(store=zarr.DirectoryStore(str(out / "v2.zarr")), overwrite=True)
     rng = np.random.default_rng(20261202)
     cases = []
-    for name, dtype, fill, compressor, missing in CASES:
+    for name, dtype, fill, compressor, missing, *filters in CASES:
         dt = np.dtype(dtype)
         shape, chunks = (7,), (3,)
-        z = root.create_dataset(name, shape=shape, chunks=chunks, dtype=dt, compressor=compressor, fill_value=fill)
+        z = root.create_dataset(name, shape=shape, chunks=chunks, dtype=dt, compressor=compressor, fill_value=fill,
+                                filters=filters[0] if filters else None)
         data = data_for(dt, shape[0], rng)
         if missing:
             z[: chunks[0]] = data[: chunks[0]]

@@ -18,7 +18,7 @@ export namespace zarr {
 // codecs of the same format (numcodecs' default level 1 when absent), every other id
 // "numcodecs.<id>" with the rest of the configuration as it is (`numcodecs.blosc` then records
 // itself as the Zarr v3 `blosc` it is). Throws zarr::error naming
-// `where` (".zarray: compressor") for an id this library does not have, and for `pickle`.
+// `where` (".zarray: compressor") for an id this library does not have.
 [[nodiscard]] boost::json::object numcodecs_to_v3(const boost::json::object& config, std::string_view where);
 
 // The chain of a zarr_format 2 array: `transpose` (reversed axes) for order "F", the array

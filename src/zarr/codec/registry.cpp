@@ -26,7 +26,9 @@ import zarr.codec.lzma;
 import zarr.codec.n5_default;
 import zarr.codec.numcodecs_packbits;
 import zarr.codec.numcodecs_zfpy;
+import zarr.codec.json2;
 import zarr.codec.optional;
+import zarr.codec.pickle;
 import zarr.codec.packbits;
 import zarr.codec.pcodec;
 import zarr.codec.quantize;
@@ -72,7 +74,7 @@ const std::array table{
     array_to_array("numcodecs.bitround", make_numcodecs_bitround_codec),
     bytes_to_bytes("numcodecs.blosc", make_numcodecs_blosc_codec),
     bytes_to_bytes("numcodecs.bz2", make_bz2_codec),
-    array_to_array("numcodecs.categorize", make_categorize_codec),
+    array_to_array("numcodecs.categorize", make_categorize_codec, sized_types::taken),  // fixed_length_utf32
     bytes_to_bytes("numcodecs.crc32", make_crc32_codec),
     bytes_to_bytes("numcodecs.crc32c", make_numcodecs_crc32c_codec),
     array_to_array("numcodecs.delta", make_delta_codec),
@@ -82,8 +84,10 @@ const std::array table{
     bytes_to_bytes("numcodecs.jenkins_lookup3", make_jenkins_lookup3_codec),
     bytes_to_bytes("numcodecs.lz4", make_lz4_codec),
     bytes_to_bytes("numcodecs.lzma", make_lzma_codec),
+    array_to_bytes("numcodecs.json2", make_json2_codec),
     array_to_bytes("numcodecs.packbits", make_numcodecs_packbits_codec),
     array_to_bytes("numcodecs.pcodec", make_pcodec_codec),
+    array_to_bytes("numcodecs.pickle", make_pickle_codec),
     array_to_array("numcodecs.quantize", make_quantize_codec),
     bytes_to_bytes("numcodecs.shuffle", make_shuffle_codec),
     array_to_bytes("numcodecs.zfpy", make_numcodecs_zfpy_codec),

@@ -40,9 +40,6 @@ json::object numcodecs_to_v3(const json::object& config, std::string_view where)
   const std::string id(config.at("id").as_string());
   json::object rest = config;
   rest.erase("id");
-  if (id == "pickle")
-    throw error(errc::unsupported, at + ".id: expected a codec that does not run code, got \"pickle\" (unpickling "
-                                        "runs arbitrary Python code: refused)");
   // numcodecs' object codecs: the Zarr v3 array -> bytes codecs of the same layout.
   if (id == "vlen-utf8" || id == "vlen-bytes") {
     if (!rest.empty())

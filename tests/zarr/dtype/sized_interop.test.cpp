@@ -1,7 +1,7 @@
 // NumPy's "<U n", "|V n" and structured dtypes with Debian's zarr-python 2, both ways
 // (tests/interop/zarr_python2_sized.py, run here with ZARR_PYTHON, which CTest sets to
 // /usr/bin/python3): what it writes reads exactly, and it reads what we write as v2, equal
-// (docs/decisions.md 57, 58). Values are compared as bytes: each side's JSON parsed as the type.
+// (docs/decisions.md 57, 58), numcodecs.categorize over "<U n" too (72). Values are compared as bytes: each side's JSON parsed as the type.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <cstddef>
@@ -77,6 +77,7 @@ BOOST_AUTO_TEST_CASE(what_zarr_python_2_writes_reads_exactly_and_it_reads_what_w
       const auto original = json::parse(slurp(dir / "v2.zarr" / path / ".zarray"));
       BOOST_TEST(json::serialize(zarray.at("dtype")) == json::serialize(original.at("dtype")));
       BOOST_TEST(json::serialize(zarray.at("fill_value")) == json::serialize(original.at("fill_value")));
+      BOOST_TEST(json::serialize(zarray.at("filters")) == json::serialize(original.at("filters")));
       const auto read_back = run_script("read " + (dir / "ours.zarr").string() + " " + path);
       BOOST_TEST_REQUIRE(read_back.has_value(), "zarr-python 2 could not read our array");
       const auto answer = json::parse(*read_back);
@@ -84,7 +85,7 @@ BOOST_AUTO_TEST_CASE(what_zarr_python_2_writes_reads_exactly_and_it_reads_what_w
       ++cases;
     }
   }
-  BOOST_TEST(cases == 9u);
+  BOOST_TEST(cases == 11u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

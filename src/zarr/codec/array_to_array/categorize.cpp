@@ -1,5 +1,5 @@
 // zarr.codec.categorize: strings to label numbers and back (numcodecs documentation,
-// "Categorize"; docs/decisions.md 62).
+// "Categorize"; docs/decisions.md 62, 72).
 module;
 #include <cstddef>
 #include <cstdint>
@@ -14,19 +14,38 @@ module;
 #include <boost/json.hpp>
 module zarr.codec.categorize;
 
+import zarr.sized;
 import zarr.text;
 
 namespace zarr {
 namespace json = boost::json;
 
 categorize_codec::categorize_codec(std::vector<std::string> labels, data_type encode_type, const chunk_spec& decoded,
-                                   std::string where)
-    : array_to_array_codec(std::move(where)), labels_(std::move(labels)), decoded_(decoded), encoded_(decoded) {
-  for (std::size_t i = 0; i < labels_.size(); ++i) numbers_[labels_[i]] = i + 1;  // a repeated label: its last number
+                                   std::string dtype, std::string where)
+    : array_to_array_codec(std::move(where)), labels_(std::move(labels)), dtype_(std::move(dtype)), decoded_(decoded),
+      encoded_(decoded) {
+  if (decoded_.type == data_type::fixed_length_utf32) {
+    // Each label as an element: its code units, zero padded (NumPy compares "ab" and "ab\0" as
+    // equal, and so do padded elements); one too long for the element matches none.
+    const auto size = static_cast<std::size_t>(decoded_.element_size());
+    for (const auto& l : labels_) {
+      std::string units(size, '\0');
+      try {
+        utf32_from_utf8(l, std::as_writable_bytes(std::span<char>(units)), "label");
+      } catch (const error&) {
+        units.clear();  // no element holds it
+      }
+      label_units_.push_back(std::move(units));
+    }
+  }
+  const auto& keys = label_units_.empty() ? labels_ : label_units_;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (!keys[i].empty() || label_units_.empty()) numbers_[keys[i]] = i + 1;  // a repeated label: its last number
   encoded_.type = encode_type;
+  encoded_.layout = {};
   // The number of the empty string, which is what a chunk of the array's missing elements holds
   // where the rest of the chain needs a fill (sharding's absent inner chunks).
-  const auto empty = numbers_.find(std::string());
+  const auto empty = numbers_.find(label_units_.empty() ? std::string() : std::string(static_cast<std::size_t>(decoded_.element_size()), '\0'));
   const std::uint64_t fill = empty == numbers_.end() ? 0 : empty->second;
   encoded_.fill = scalar{encode_type, {}};
   std::memcpy(encoded_.fill.bytes().data(), &fill, static_cast<std::size_t>(info(encode_type).size));
@@ -37,7 +56,7 @@ json::value categorize_codec::to_json() const {
   for (const auto& l : labels_) labels.emplace_back(l);
   return json::object{{"name", name()},
                       {"configuration", json::object{{"labels", std::move(labels)},
-                                                     {"dtype", "|O"},
+                                                     {"dtype", dtype_},
                                                      {"astype", *numpy_dtype_string(encoded_.type, '<')}}}};
 }
 
@@ -70,45 +89,97 @@ std::uint64_t categorize_codec::number_of(const std::string& element, std::size_
 
 void categorize_codec::decode_elements(std::span<const std::byte> in, std::span<std::string> out) const {
   const auto size = static_cast<std::size_t>(info(encoded_.type).size);
-  const bool is_signed = info(encoded_.type).kind == dtype_kind::signed_integer;
   if (in.size() != out.size() * size || out.size() != decoded_.num_elements())
     throw error(errc::corrupt_chunk, label() + ": expected " + std::to_string(decoded_.num_elements()) + " numbers of " +
                                          std::to_string(size) + " bytes, got " + std::to_string(in.size()) + " bytes");
   for (std::size_t i = 0; i < out.size(); ++i) {
-    std::uint64_t number = 0;
-    std::memcpy(&number, in.data() + i * size, size);
-    const bool negative = is_signed && (number >> (8 * size - 1)) != 0;
-    if (number == 0) {
-      out[i].clear();
-    } else if (negative || number > labels_.size()) {
-      const auto shown = negative ? std::to_string(static_cast<std::int64_t>(number | (size == 8 ? 0 : ~std::uint64_t{0} << (8 * size))))
-                                  : std::to_string(number);
-      throw error(errc::corrupt_chunk, label() + ", element " + std::to_string(i) + ": expected a label number from 0 to " +
-                                           std::to_string(labels_.size()) + ", got " + shown);
-    } else {
-      out[i] = labels_[static_cast<std::size_t>(number - 1)];
-    }
+    const auto number = number_at(in, i);
+    if (number == 0) out[i].clear();
+    else out[i] = labels_[static_cast<std::size_t>(number - 1)];
   }
 }
 
-bytes categorize_codec::do_encode(bytes /*in*/) const {
-  throw error(errc::invalid_argument, label() + ": expected strings, got a chunk buffer");
+std::uint64_t categorize_codec::number_at(std::span<const std::byte> in, std::size_t i) const {
+  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
+  const bool is_signed = info(encoded_.type).kind == dtype_kind::signed_integer;
+  std::uint64_t number = 0;
+  std::memcpy(&number, in.data() + i * size, size);
+  const bool negative = is_signed && (number >> (8 * size - 1)) != 0;
+  if (negative || number > labels_.size()) {
+    const auto shown = negative ? std::to_string(static_cast<std::int64_t>(number | (size == 8 ? 0 : ~std::uint64_t{0} << (8 * size))))
+                                : std::to_string(number);
+    throw error(errc::corrupt_chunk, label() + ", element " + std::to_string(i) + ": expected a label number from 0 to " +
+                                         std::to_string(labels_.size()) + ", got " + shown);
+  }
+  return number;
 }
 
-bytes categorize_codec::do_decode(bytes /*in*/) const {
-  throw error(errc::invalid_argument, label() + ": decodes to strings, not to a chunk buffer");
+// fixed_length_utf32 elements: a buffer of padded code units to numbers, and back.
+bytes categorize_codec::do_encode(bytes in) const {
+  if (label_units_.empty()) throw error(errc::invalid_argument, label() + ": expected strings, got a chunk buffer");
+  const auto width = static_cast<std::size_t>(decoded_.element_size());
+  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
+  const auto n = in.size() / width;
+  bytes out(n * size);
+  std::string key(width, '\0');
+  const auto zero = std::string(width, '\0');
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memcpy(key.data(), in.data() + i * width, width);
+    std::uint64_t number = 0;
+    if (const auto found = numbers_.find(key); found != numbers_.end()) {
+      number = found->second;
+    } else if (key != zero) {
+      std::string shown;
+      try {
+        shown = json::serialize(json::value(utf8_from_utf32(std::as_bytes(std::span<const char>(key)), "element")));
+      } catch (const error&) {
+        shown = "code units that are no text";
+      }
+      throw error(errc::invalid_value, label() + ", element " + std::to_string(i) +
+                                           ": expected one of the labels or the empty string, got " + shown);
+    }
+    std::memcpy(out.data() + i * size, &number, size);  // little-endian hosts: the low bytes
+  }
+  return out;
+}
+
+bytes categorize_codec::do_decode(bytes in) const {
+  if (label_units_.empty()) throw error(errc::invalid_argument, label() + ": decodes to strings, not to a chunk buffer");
+  const auto width = static_cast<std::size_t>(decoded_.element_size());
+  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
+  const auto n = in.size() / size;
+  bytes out(n * width, std::byte{0});
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto number = number_at(in, i);
+    if (number == 0) continue;
+    const auto& units = label_units_[static_cast<std::size_t>(number - 1)];
+    if (units.empty())  // numcodecs never stores it: no element equals a label longer than the element
+      throw error(errc::corrupt_chunk, label() + ", element " + std::to_string(i) + ": expected the number of a label of at most " +
+                                           std::to_string(width / 4) + " code points, got " + std::to_string(number) +
+                                           ", the number of " + json::serialize(json::value(labels_[static_cast<std::size_t>(number - 1)])));
+    std::memcpy(out.data() + i * width, units.data(), width);
+  }
+  return out;
 }
 
 std::unique_ptr<array_to_array_codec> make_categorize_codec(const codec_context& ctx) {
   const auto& config = configuration_object(ctx, {"labels", "dtype", "astype"});
   const auto at = ctx.where + ".configuration.";
-  if (ctx.decoded.type != data_type::string)
-    throw error(errc::unsupported, ctx.where + " (numcodecs.categorize): expected an array of data type string, got " +
-                                       std::string(name(ctx.decoded.type)));
+  if (ctx.decoded.type != data_type::string && ctx.decoded.type != data_type::fixed_length_utf32)
+    throw error(errc::unsupported, ctx.where + " (numcodecs.categorize): expected an array of data type string or "
+                                               "fixed_length_utf32, got " + std::string(name(ctx.decoded.type)));
+  // The type numcodecs views each chunk as: "|O" for strings, "<U5" or ">U5" for
+  // fixed_length_utf32 of 20 bytes (code points, whatever the stored byte order).
+  const auto points = std::to_string(ctx.decoded.element_size() / 4);
   const auto& dtype = required_member(config, "dtype", ctx.where, "\"|O\"");
-  if (dtype != json::value("|O"))
-    throw error(errc::unsupported, at + "dtype: expected \"|O\" (NumPy's object type, the strings of a string array), got " +
-                                       json::serialize(dtype));
+  const bool fits = ctx.decoded.type == data_type::string ? dtype == json::value("|O")
+                                                          : dtype == json::value("<U" + points) || dtype == json::value(">U" + points);
+  if (!fits)
+    throw error(errc::unsupported, at + "dtype: expected " +
+                                       (ctx.decoded.type == data_type::string
+                                            ? std::string("\"|O\" (NumPy's object type, the strings of a string array)")
+                                            : "\"<U" + points + "\" (NumPy's type of the array's " + points + " code points)") +
+                                       ", got " + json::serialize(dtype));
   const auto* list = required_member(config, "labels", ctx.where, "an array of strings").if_array();
   if (list == nullptr) throw error(errc::invalid_metadata, at + "labels: expected an array of strings, got another value");
   std::vector<std::string> labels;
@@ -132,7 +203,8 @@ std::unique_ptr<array_to_array_codec> make_categorize_codec(const codec_context&
     throw error(errc::invalid_metadata, at + "labels: expected at most " + std::to_string(info(encode_type).max) +
                                             " labels for " + std::string(name(encode_type)) + ", got " +
                                             std::to_string(labels.size()));
-  return std::make_unique<categorize_codec>(std::move(labels), encode_type, ctx.decoded, ctx.where);
+  return std::make_unique<categorize_codec>(std::move(labels), encode_type, ctx.decoded, std::string(dtype.as_string()),
+                                            ctx.where);
 }
 
 }  // namespace zarr
