@@ -30,7 +30,8 @@ constexpr std::size_t max_seed = 64 * 1024;  // larger seeds slow every mutation
 const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "gzip",     "zstd",       "blosc",
                                        "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
                                        "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs", "time", "vlen",
-                                       "sized_value", "zip_directory", "zmetadata", "zfpy", "n5_default", "optional"};
+                                       "sized_value", "zip_directory", "zmetadata", "zfpy", "n5_default", "optional",
+                                       "pickle"};
 
 fs::path seeds_root;
 int written = 0;
