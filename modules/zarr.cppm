@@ -45,6 +45,7 @@ export import zarr.codec.numcodecs_zfpy;
 export import zarr.codec.pcodec;
 export import zarr.codec.n5_default;
 export import zarr.codec.json2;
+export import zarr.codec.msgpack2;
 export import zarr.codec.optional;
 export import zarr.codec.pickle;
 export import zarr.metadata;

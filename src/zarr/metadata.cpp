@@ -529,13 +529,14 @@ json::object parse_zattrs(std::string_view text) {
 namespace {
 
 // NumPy's object type "|O" holds what its first filter says (numcodecs' "object codec"): vlen-utf8
-// strings or vlen-bytes byte strings, categorize's, pickle's or json2's strings
-// (docs/decisions.md 62, 73, 74); nothing for any other (msgpack2: not supported).
+// strings or vlen-bytes byte strings, categorize's, pickle's, json2's or msgpack2's strings
+// (docs/decisions.md 62, 73, 74, 75); nothing for any other.
 std::optional<numpy_dtype> object_dtype(const json::value& filters) {
   const auto* a = filters.if_array();
   const auto* first = a != nullptr && !a->empty() ? a->front().if_object() : nullptr;
   const auto* id = first != nullptr ? first->if_contains("id") : nullptr;
-  if (id != nullptr && (*id == "vlen-utf8" || *id == "categorize" || *id == "pickle" || *id == "json2")) return numpy_dtype{data_type::string, '|', {}};
+  if (id != nullptr && (*id == "vlen-utf8" || *id == "categorize" || *id == "pickle" || *id == "json2" ||
+                        *id == "msgpack2")) return numpy_dtype{data_type::string, '|', {}};
   if (id != nullptr && *id == "vlen-bytes") return numpy_dtype{data_type::bytes, '|', {}};
   return std::nullopt;
 }

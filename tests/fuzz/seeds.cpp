@@ -31,7 +31,7 @@ const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "g
                                        "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
                                        "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs", "time", "vlen",
                                        "sized_value", "zip_directory", "zmetadata", "zfpy", "n5_default", "optional",
-                                       "pickle"};
+                                       "objects"};
 
 fs::path seeds_root;
 int written = 0;

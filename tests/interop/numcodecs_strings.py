@@ -2,13 +2,14 @@
 # (tests/zarr/array/strings.test.cpp), with Debian's zarr-python 2 and numcodecs (/usr/bin/python3).
 #   numcodecs_strings.py write OUT
 #     OUT/v2.zarr        Zarr v2 object arrays that zarr-python 2 writes (vlen-utf8, vlen-bytes,
-#                        categorize, pickle in every protocol, json2)
+#                        categorize, pickle in every protocol, json2, msgpack2)
 #     OUT/v3.zarr        Zarr v3 arrays made by hand from the registry's examples (data-types/string,
 #                        data-types/bytes), their chunks encoded by numcodecs' VLenUTF8 / VLenBytes
 #                        (and Zstd), the layout of codecs/vlen-utf8 and codecs/vlen-bytes; and a
 #                        numcodecs.categorize array, its chunks numcodecs' Categorize.encode;
 #                        numcodecs.pickle arrays of strings and bytes, their chunks numcodecs'
-#                        Pickle.encode; and
+#                        Pickle.encode; numcodecs.msgpack2 arrays of bytes, their chunks
+#                        numcodecs' MsgPack.encode; and
 #                        transpose, reshape and sharding_indexed over vlen-utf8 / vlen-bytes, laid out
 #                        as those codecs' specs say
 #     OUT/chunks.json    numcodecs' encoding of some chunks, base64
@@ -16,8 +17,9 @@
 #                        (strings as JSON strings, bytes as base64)
 #   numcodecs_strings.py read STORE PATH
 #     prints the values of the v2 array at PATH as zarr-python 2 reads them (JSON, as above)
-#   numcodecs_strings.py unpickle FILE...
-#     prints, for each FILE, what numcodecs' Pickle decodes it to: {"shape", "dtype", "values"}
+#   numcodecs_strings.py decode ID FILE...
+#     prints, for each FILE, what numcodecs' codec ID (pickle, msgpack2) decodes it to:
+#     {"shape", "dtype", "values"}
 import base64
 import json
 import struct
@@ -142,6 +144,14 @@ def write(out):
         j[0:2, :] = grid[0:2, :]
         j[2, 0:2] = grid[2, 0:2]
         case(name, j)
+    # msgpack2: the same lists, type and shape in MessagePack; strings as str 8 or (without
+    # use_bin_type) the old raw's str 16, long enough to need them.
+    for name, bin_type in (("msgpack2_bin", True), ("msgpack2_raw", False)):
+        m = root.create_dataset(name, shape=(3, 5), chunks=(2, 3), dtype=object,
+                                object_codec=numcodecs.MsgPack(use_bin_type=bin_type), compressor=None)
+        m[0:2, :] = grid[0:2, :]
+        m[2, 0:2] = np.array(["y" * 40, "z" * 300], dtype=object)
+        case(name, m)
 
     # Zarr v3 by hand: the registry's example documents, chunks from numcodecs.
     v3 = out / "v3.zarr"
@@ -229,6 +239,16 @@ def write(out):
         cases.append({"path": "pickle_bytes_p%d" % protocol, "version": 3, "shape": [2, 4],
                       "values": as_json([b"", b"", BYTES[0], BYTES[1], b"", b"", BYTES[2], BYTES[3]])})
 
+    # numcodecs.msgpack2 over bytes: bin (use_bin_type) or the old raw.
+    for name, bin_type in (("msgpack2_bytes_bin", True), ("msgpack2_bytes_raw", False)):
+        mp = numcodecs.MsgPack(use_bin_type=bin_type)
+        chunk = np.array(BYTES[0:4], dtype=object).reshape(2, 2)
+        config = {k: v for k, v in mp.get_config().items() if k != "id"}
+        v3_array(name, "bytes", [], [{"name": "numcodecs.msgpack2", "configuration": config}],
+                 [2, 4], [2, 2], {"0/1": mp.encode(chunk)})
+        cases.append({"path": name, "version": 3, "shape": [2, 4],
+                      "values": as_json([b"", b"", BYTES[0], BYTES[1], b"", b"", BYTES[2], BYTES[3]])})
+
     encoded = {
         "utf8_spec": base64.b64encode(utf8.encode(np.array(["a", ""], dtype=object))).decode(),
         "utf8_text": base64.b64encode(utf8.encode(np.array(TEXT, dtype=object))).decode(),
@@ -238,10 +258,10 @@ def write(out):
     (out / "manifest.json").write_text(json.dumps({"cases": cases, "text": TEXT, "bytes": as_json(BYTES)}))
 
 
-def unpickle(files):
+def decode(codec_id, files):
     out = []
     for f in files:
-        a = numcodecs.Pickle().decode(Path(f).read_bytes())
+        a = numcodecs.get_codec({"id": codec_id}).decode(Path(f).read_bytes())
         out.append({"shape": list(a.shape), "dtype": str(a.dtype), "values": as_json(a)})
     print(json.dumps(out))
 
@@ -254,7 +274,7 @@ def read(store, path):
 if __name__ == "__main__":
     if sys.argv[1] == "write":
         write(Path(sys.argv[2]))
-    elif sys.argv[1] == "unpickle":
-        unpickle(sys.argv[2:])
+    elif sys.argv[1] == "decode":
+        decode(sys.argv[2], sys.argv[3:])
     else:
         read(sys.argv[2], sys.argv[3])

@@ -27,6 +27,7 @@ import zarr.codec.n5_default;
 import zarr.codec.numcodecs_packbits;
 import zarr.codec.numcodecs_zfpy;
 import zarr.codec.json2;
+import zarr.codec.msgpack2;
 import zarr.codec.optional;
 import zarr.codec.pickle;
 import zarr.codec.packbits;
@@ -85,6 +86,7 @@ const std::array table{
     bytes_to_bytes("numcodecs.lz4", make_lz4_codec),
     bytes_to_bytes("numcodecs.lzma", make_lzma_codec),
     array_to_bytes("numcodecs.json2", make_json2_codec),
+    array_to_bytes("numcodecs.msgpack2", make_msgpack2_codec),
     array_to_bytes("numcodecs.packbits", make_numcodecs_packbits_codec),
     array_to_bytes("numcodecs.pcodec", make_pcodec_codec),
     array_to_bytes("numcodecs.pickle", make_pickle_codec),

@@ -72,8 +72,8 @@ BOOST_AUTO_TEST_CASE(what_zarr_python_2_and_numcodecs_write_reads_exactly) {
       ++(is_v2 ? v2 : v3);
     }
   }
-  BOOST_TEST(v2 == 20u);
-  BOOST_TEST(v3 == 11u);
+  BOOST_TEST(v2 == 22u);
+  BOOST_TEST(v3 == 13u);
   // transpose, reshape and sharding over vlen: what we write from the same documents is the
   // script's chunks, byte for byte.
   for (const char* path : {"transpose_utf8", "reshape_bytes", "sharded_utf8"}) {
@@ -157,7 +157,8 @@ BOOST_AUTO_TEST_CASE(zarr_python_2_reads_what_we_write_as_v2) {
   // Order "F": each chunk's elements in Fortran order (a reversing transpose before the object codec).
   for (const char* filters : {R"([{"id": "vlen-utf8"}])", R"([{"id": "categorize", "labels": ["a", "bb", "été"], "dtype": "|O"}])",
                               R"([{"id": "pickle", "protocol": 5}])",
-                              R"([{"id": "json2", "encoding": "utf-8", "ensure_ascii": false, "separators": [",", ":"]}])"}) {
+                              R"([{"id": "json2", "encoding": "utf-8", "ensure_ascii": false, "separators": [",", ":"]}])",
+                              R"([{"id": "msgpack2", "raw": false, "use_bin_type": true, "use_single_float": false}])"}) {
     BOOST_TEST_CONTEXT(filters) {
       auto f = zarr::array::create(store, "order_f", zarr::array_metadata::parse_v2(
           std::string(R"({"zarr_format": 2, "shape": [3, 4], "chunks": [2, 3], "dtype": "|O", "order": "F", "fill_value": 0,
@@ -209,7 +210,7 @@ BOOST_AUTO_TEST_CASE(zarr_python_2_and_numcodecs_read_what_we_pickle) {
     std::fclose(f);
     files += " " + file.string();
   }
-  const auto out = run_script("unpickle" + files);
+  const auto out = run_script("decode pickle" + files);
   BOOST_TEST_REQUIRE(out.has_value());
   const auto decoded = json::parse(*out).as_array();
   BOOST_TEST_REQUIRE(decoded.size() == 6u);
@@ -222,6 +223,41 @@ BOOST_AUTO_TEST_CASE(zarr_python_2_and_numcodecs_read_what_we_pickle) {
   }
 }
 
+// numcodecs.msgpack2 (docs/decisions.md 75): numcodecs' MsgPack decodes what we pack, strings
+// with and without use_bin_type, bytes as bin.
+BOOST_AUTO_TEST_CASE(numcodecs_reads_what_we_pack) {
+  const auto dir = zarr_test::scratch_dir();
+  const strings text{"", "x", "\u00e9t\u00e9 \u20ac", std::string(40, 'y'), std::string(300, 'z'), "\U0001F600"};
+  const strings raw{std::string("\0\xff", 2), "", std::string(40, '\x80'), std::string(70000, 'b'), "b", "bytes\n"};
+  struct packed { const strings& values; zarr::data_type type; const char* bin_type; };
+  const std::vector<packed> cases{{text, zarr::data_type::string, "true"}, {text, zarr::data_type::string, "false"},
+                                  {raw, zarr::data_type::bytes, "true"}};
+  std::string files;
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    const zarr::chunk_spec spec{{3, 2}, cases[k].type, zarr::scalar{cases[k].type, {}}};
+    const auto codecs = json::parse(std::string(R"([{"name": "numcodecs.msgpack2", "configuration": {"use_bin_type": )") +
+                                    cases[k].bin_type + "}}]");
+    const auto encoded = zarr::codec_chain(codecs, spec).encode_elements(cases[k].values);
+    const auto file = dir / ("chunk_" + std::to_string(k) + ".msgpack");
+    std::FILE* f = std::fopen(file.c_str(), "wb");
+    BOOST_TEST_REQUIRE(f != nullptr);
+    BOOST_TEST_REQUIRE(std::fwrite(encoded.data(), 1, encoded.size(), f) == encoded.size());
+    std::fclose(f);
+    files += " " + file.string();
+  }
+  const auto out = run_script("decode msgpack2" + files);
+  BOOST_TEST_REQUIRE(out.has_value());
+  const auto decoded = json::parse(*out).as_array();
+  BOOST_TEST_REQUIRE(decoded.size() == cases.size());
+  for (std::size_t k = 0; k < decoded.size(); ++k) {
+    BOOST_TEST_CONTEXT("case " << k) {
+      BOOST_TEST(decoded[k].at("dtype") == "object");
+      BOOST_TEST(json::serialize(decoded[k].at("shape")) == "[3,2]");
+      BOOST_TEST(expected_values(decoded[k].at("values").as_array()) == cases[k].values, boost::test_tools::per_element());
+    }
+  }
+}
+
 // docs/decisions.md 61: a Zarr v2 bytes fill value other than empty has no form, and object
 // arrays of other codecs are not read.
 BOOST_AUTO_TEST_CASE(object_arrays_we_cannot_hold_are_refused) {
@@ -229,7 +265,7 @@ BOOST_AUTO_TEST_CASE(object_arrays_we_cannot_hold_are_refused) {
     return std::string(R"({"zarr_format": 2, "shape": [5], "chunks": [2], "dtype": "|O", "order": "C", "fill_value": )") +
            fill + R"(, "filters": )" + filters + R"(, "compressor": null})";
   };
-  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(text("0", R"([{"id": "msgpack2"}])")), zarr::errc::unsupported, "dtype");
+  ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(text("0", R"([{"id": "vlen-array"}])")), zarr::errc::unsupported, "dtype");
   ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(text("0", "null")), zarr::errc::unsupported, "dtype");
   ZARR_CHECK_ERROR(zarr::array_metadata::parse_v2(text(R"("abc")", R"([{"id": "vlen-bytes"}])")), zarr::errc::invalid_value,
                    "fill_value: expected null or 0 for vlen-bytes byte strings, got \"abc\"");
