@@ -5,11 +5,11 @@
 # executions, inputs it started from and inputs it added, which .ci/run prints at the end.
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE out)
 message("${out}")
-string(REGEX MATCH "stat::number_of_executed_units: ([0-9]+)" ignored "${out}")
+string(REGEX MATCH "stat::number_of_executed_units: *([0-9]+)" ignored "${out}")
 set(runs "${CMAKE_MATCH_1}")
 string(REGEX MATCH "INFO: seed corpus: files: ([0-9]+)" ignored "${out}")
 set(inputs "${CMAKE_MATCH_1}")
-string(REGEX MATCH "stat::new_units_added: ([0-9]+)" ignored "${out}")
+string(REGEX MATCH "stat::new_units_added: *([0-9]+)" ignored "${out}")
 set(added "${CMAKE_MATCH_1}")
 set(line "zarr.fuzz.${NAME}: ${runs} executions from ${inputs} inputs (committed corpus and seeds), ${added} new")
 message("${line}")
