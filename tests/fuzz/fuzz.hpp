@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <vector>
+#include <boost/json.hpp>
 import zarr;
 
 namespace zarr_fuzz {
@@ -235,6 +236,43 @@ inline const zarr::conditional_codec& conditional_gzip_crc32c() {
   static const zarr::chunk_spec spec{{16}, zarr::data_type::uint8, zarr::default_fill_value(zarr::data_type::uint8)};
   static const zarr::conditional_codec codec({config, spec, "fuzz", {}});
   return codec;
+}
+
+// Whether the whole array `a`, with `stored` chunks in its store, is small enough to read in a
+// fuzz run: at most 1 MiB, chunks of at most 1 MiB, and codecs that decode at most 64 MiB in
+// all. zstd frames and blosc headers may claim all that the next codec takes: a chunk's size
+// right after `bytes`, but after sharding the shard's bound (1 MiB of slack per inner chunk);
+// every chain, zstd and blosc included, runs within that bound.
+inline bool small_array(const zarr::array& a, std::uint64_t stored) {
+  constexpr std::uint64_t max_bytes = std::uint64_t{1} << 20, max_decoded = std::uint64_t{64} << 20;
+  const auto& m = a.metadata();
+  // Bytes per element; a string (variable-length types) counts as 32.
+  const auto element = zarr::has_variable_elements(a.type(), m.layout) ? 32 : m.element_size();
+  const auto fits = [&](std::span<const std::uint64_t> shape) {
+    std::uint64_t n = element;
+    for (auto d : shape)
+      if (__builtin_mul_overflow(n, d, &n) || n > max_bytes) return false;
+    return true;
+  };
+  // The largest chunk (a rectilinear grid lists its edges; chunk_shape is 0 there).
+  auto largest = m.chunk_shape;
+  for (std::size_t i = 0; i < m.chunk_edges.size(); ++i)
+    for (auto e : m.chunk_edges[i]) largest[i] = std::max(largest[i], e);
+  if (!fits(a.shape()) || !fits(largest)) return false;
+  // The most one codec may decode to: the largest encoded size of each proper prefix of the
+  // chain (what the codec after it takes).
+  const auto* codecs = m.codecs.if_array();
+  if (codecs == nullptr) return true;
+  const zarr::chunk_spec spec{largest, m.type, m.fill_value, m.layout};
+  std::uint64_t bound = 0;
+  for (std::size_t n = 1; n < codecs->size(); ++n) {
+    try {
+      const boost::json::array prefix(codecs->begin(), codecs->begin() + static_cast<std::ptrdiff_t>(n));
+      bound = std::max(bound, zarr::codec_chain(prefix, spec).max_encoded_size());
+    } catch (const zarr::error&) {  // array -> array codecs alone are no chain
+    }
+  }
+  return bound <= max_decoded && bound * std::max<std::uint64_t>(stored, 1) <= max_decoded;
 }
 
 }  // namespace zarr_fuzz

@@ -18,6 +18,8 @@
 #include <string_view>
 #include <variant>
 #include <vector>
+#include "../../src/cli/cli.hpp"
+#include "../../src/cli/formats.hpp"
 #include "fuzz.hpp"
 
 namespace fs = std::filesystem;
@@ -31,7 +33,7 @@ const std::vector<std::string> targets{"zarr_json", "fill_value", "region",   "g
                                        "crc32c",    "bytes",      "packbits", "sharding", "array_read", "zfp",
                                        "conditional", "s3_xml",   "http_headers", "zarray", "numcodecs", "time", "vlen",
                                        "sized_value", "zip_directory", "zmetadata", "zfpy", "n5_default", "optional",
-                                       "objects"};
+                                       "objects", "cli", "npy", "store_url"};
 
 fs::path seeds_root;
 int written = 0;
@@ -316,14 +318,48 @@ void region_seeds() {
   }
 }
 
-// The records of an array_read input for the array at the root of `s`.
+// The records of an array_read input for the array at the root of `s` (a Zarr v2 array: an
+// empty first record, its `.zarray` among the keys).
 std::string records_of(const zarr::store& s) {
-  std::string out = text_of(*s.get("zarr.json"));
+  const auto doc = s.get("zarr.json");
+  std::string out = doc ? text_of(*doc) : std::string();
   for (const auto& key : s.list("")) {
     if (key == "zarr.json") continue;
     out += std::string(zarr_fuzz::record_separator) + key + std::string(zarr_fuzz::record_separator) + text_of(*s.get(key));
   }
   return out;
+}
+
+// The cli target's inputs for an array_read input: each command, with `region` (its text
+// after the command byte and the option bits).
+void cli_seeds(const std::string& name, const std::string& records, const std::string& region) {
+  const auto sep = std::string(zarr_fuzz::record_separator);
+  const auto p = records.find(sep);
+  const auto doc = records.substr(0, p), rest = p == std::string::npos ? std::string() : records.substr(p);
+  for (char command = 0; command < 7; ++command)
+    for (char bits : {0, 9})
+      seed("cli", name + "_" + std::to_string(command) + "_" + std::to_string(bits),
+           doc + sep + command + bits + (command == 4 && bits ? std::string() : region) + rest);
+}
+
+// An array of `doc` written by the library with a few values: the records of an array_read
+// input (the metadata, then the keys and values of its store).
+std::string written_array(const zarr::array_metadata& meta) {
+  auto s = std::make_shared<zarr::memory_store>();
+  auto arr = zarr::array::create(s, "", meta);
+  const auto all = zarr::region::all(arr.shape());
+  const auto n = static_cast<std::size_t>(all.num_elements());
+  if (zarr::is_variable_length(arr.type())) {
+    std::vector<std::string> values(n);
+    for (std::size_t k = 0; k < n; ++k) values[k] = k % 3 ? std::string(k % 7, static_cast<char>('a' + k % 26)) : "";
+    arr.write_strings(all, values);
+  } else {
+    const auto element = static_cast<std::size_t>(arr.metadata().element_size());
+    std::vector<std::byte> values(n * element, std::byte{0});
+    for (std::size_t k = 0; k < values.size() / 2; k += element) values[k] = static_cast<std::byte>(k % 7 == 0 ? 0 : k % 2);
+    arr.write(all, values);
+  }
+  return records_of(*s);
 }
 
 // Arrays written by the library, for codecs the interop corpus does not have.
@@ -347,15 +383,39 @@ void library_array_seeds() {
     for (std::size_t p; (p = codecs.find("BYTES")) != std::string::npos;) codecs.replace(p, 5, le);
     const auto doc = head + R"("data_type": ")" + arrays[i].type + R"(", "fill_value": )" + arrays[i].fill +
                      R"(, "codecs": )" + codecs + "}";
-    auto s = std::make_shared<zarr::memory_store>();
-    const auto meta = zarr::array_metadata::parse(zarr::parse_json(doc), doc);
-    auto arr = zarr::array::create(s, "", meta);
-    const auto element = static_cast<std::size_t>(zarr::info(arr.type()).size);
-    std::vector<std::byte> values(70 * element, std::byte{0});
-    for (std::size_t k = 20 * element; k < values.size(); k += element) values[k] = static_cast<std::byte>(k % 7 == 0 ? 0 : k % 2);
-    arr.write(zarr::region{{0, 0}, {10, 7}}, values);
-    seed("array_read", "library" + std::to_string(i), records_of(*s));
-    seed("zarr_json", "library" + std::to_string(i), text_of(*s->get("zarr.json")));
+    const auto records = written_array(zarr::array_metadata::parse(zarr::parse_json(doc), doc));
+    seed("array_read", "library" + std::to_string(i), records);
+    cli_seeds("library" + std::to_string(i), records, "1:7,2:");
+    seed("zarr_json", "library" + std::to_string(i), records.substr(0, records.find(zarr_fuzz::record_separator)));
+  }
+  // Zarr v2 arrays: numcodecs filters and compressors, F order, "/" keys, a missing fill value.
+  const std::vector<std::string> v2{
+      R"({"chunks": [4, 3], "compressor": {"id": "zstd", "level": 1}, "dtype": "<u2", "fill_value": 7,
+          "filters": null, "order": "C", "shape": [10, 7], "zarr_format": 2})",
+      R"({"chunks": [3, 2], "compressor": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1}, "dtype": ">i2",
+          "fill_value": null, "filters": [{"id": "delta", "dtype": ">i2"}], "order": "F", "shape": [10, 7],
+          "zarr_format": 2, "dimension_separator": "/"})",
+      R"({"chunks": [5, 7], "compressor": {"id": "zlib", "level": 1}, "dtype": "|b1", "fill_value": true,
+          "filters": [{"id": "packbits"}], "order": "C", "shape": [10, 7], "zarr_format": 2})",
+  };
+  for (std::size_t i = 0; i < v2.size(); ++i) {
+    const auto records = written_array(zarr::array_metadata::parse_v2(v2[i]));
+    seed("array_read", "library_v2_" + std::to_string(i), records);
+    cli_seeds("library_v2_" + std::to_string(i), records, ":5,3:4");
+  }
+  // A rectilinear chunk grid (its edges as a list, an integer and runs) and strings.
+  const std::vector<std::string> others{
+      R"({"zarr_format": 3, "node_type": "array", "shape": [26, 10, 7], "data_type": "int16", "fill_value": -1,
+          "chunk_grid": {"name": "rectilinear", "configuration": {"kind": "inline", "chunk_shapes": [[16, 10], 4, [[1, 3], 3, 3]]}},
+          "chunk_key_encoding": {"name": "default"}, "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "zstd", "configuration": {"level": 1}}]})",
+      R"({"zarr_format": 3, "node_type": "array", "shape": [9, 4], "data_type": "string", "fill_value": "",
+          "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 3]}},
+          "chunk_key_encoding": {"name": "default", "configuration": {"separator": "."}}, "codecs": [{"name": "vlen-utf8"}, {"name": "gzip", "configuration": {"level": 1}}]})",
+  };
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    const auto records = written_array(zarr::array_metadata::parse(zarr::parse_json(others[i]), others[i]));
+    seed("array_read", "library_grid_or_strings_" + std::to_string(i), records);
+    cli_seeds("library_grid_or_strings_" + std::to_string(i), records, i == 0 ? "10:20,3:9,1:" : "2:7,1:");
   }
   // numcodecs.fixedscaleoffset: its chunks written by hand (int16 values, the most negative among them).
   const std::string fso = R"({"zarr_format": 3, "node_type": "array", "shape": [6], "data_type": "float64",
@@ -416,6 +476,32 @@ void corpus_seeds(const fs::path& data) {
   }
 }
 
+// npy: the type byte, rank and dimensions, then a header of ours; store_url: endpoints,
+// buckets, prefixes, keys (spaces, non-ASCII) and zarr3 PATHs.
+void npy_and_url_seeds() {
+  const std::vector<std::vector<std::uint64_t>> shapes{{}, {10, 7}, {3, 200, 5}};
+  for (auto type : {zarr::data_type::float64, zarr::data_type::bool_, zarr::data_type::uint16, zarr::data_type::complex64,
+                    zarr::data_type::numpy_datetime64}) {
+    for (const auto& shape : shapes) {
+      std::string in{static_cast<char>(type), static_cast<char>(shape.size())};
+      for (auto d : shape) zarr_fuzz::put_dimension(in, d);
+      try {
+        seed("npy", "ours" + std::to_string(written), in + zarr_cli::npy_header(type, {}, shape));
+      } catch (const zarr::error&) {  // a type or resolution NumPy has not
+      }
+    }
+  }
+  const auto sep = std::string(zarr_fuzz::record_separator);
+  const std::vector<std::string> urls{
+      std::string(1, '\0') + "http://127.0.0.1:7480" + sep + "bucket" + sep + "data.zarr" + sep + "a b/\xc3\xbc/c/zarr.json" + sep +
+          "s3://bucket/prefix#/a/b",
+      std::string(1, '\3') + "https://s3.eu-west-1.amazonaws.com" + sep + "my.bucket-1" + sep + "" + sep + "~k_-.%/" + sep +
+          "https://example.org/data.zarr.zip#/x",
+      std::string(1, '\1') + "http://[::1]:9000" + sep + "b" + sep + "../p" + sep + "" + sep + "zip://data.zarr.zip",
+  };
+  for (std::size_t i = 0; i < urls.size(); ++i) seed("store_url", "url" + std::to_string(i), urls[i]);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -442,6 +528,7 @@ int main(int argc, char** argv) {
     time_seeds();
     library_array_seeds();
     corpus_seeds(data);
+    npy_and_url_seeds();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "zarr.fuzz.seeds: %s\n", e.what());
     return 1;
