@@ -639,27 +639,9 @@ std::string v2_object_fill_value_text(const array_metadata& m) {
 std::string ascii_json(const std::string& json) {
   std::string out;
   out.reserve(json.size());
-  const auto escape = [&](std::uint32_t unit) {
-    static constexpr char hex[] = "0123456789abcdef";
-    out += "\\u";
-    for (int shift = 12; shift >= 0; shift -= 4) out += hex[(unit >> shift) & 15];
-  };
   for (std::size_t i = 0; i < json.size();) {
-    const auto c = static_cast<unsigned char>(json[i]);
-    if (c < 0x80) {
-      out += json[i++];
-      continue;
-    }
-    const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-    std::uint32_t point = c & (0x7F >> n);
-    for (std::size_t k = 1; k < n && i + k < json.size(); ++k) point = (point << 6) | (static_cast<unsigned char>(json[i + k]) & 0x3F);
-    i += n;
-    if (point > 0xFFFF) {
-      escape(0xD800 + ((point - 0x10000) >> 10));
-      escape(0xDC00 + ((point - 0x10000) & 0x3FF));
-    } else {
-      escape(point);
-    }
+    if (static_cast<unsigned char>(json[i]) < 0x80) out += json[i++];
+    else append_json_escape(out, next_code_point(json, i));
   }
   return out;
 }

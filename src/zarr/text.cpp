@@ -1,4 +1,5 @@
-// zarr.text: UTF-8 validation (RFC 3629, section 4's syntax) and base64 (RFC 4648, section 4).
+// zarr.text: UTF-8 validation (RFC 3629, section 4's syntax), code points as UTF-8 and as JSON
+// escapes (RFC 8259, section 7), and base64 (RFC 4648, section 4).
 module;
 #include <array>
 #include <cstddef>
@@ -46,6 +47,40 @@ std::optional<std::string> utf8_problem(std::string_view s) {
   constexpr std::string_view digits = "0123456789abcdef";
   const auto b = static_cast<std::uint8_t>(s[*at]);
   return "expected UTF-8, got the byte 0x" + std::string{digits[b >> 4], digits[b & 15]} + " at offset " + std::to_string(*at);
+}
+
+std::uint32_t next_code_point(std::string_view s, std::size_t& i) noexcept {
+  const auto b = static_cast<std::uint8_t>(s[i]);
+  const std::size_t n = b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+  std::uint32_t c = n == 1 ? b : b & (0x7Fu >> n);  // the lead byte's payload bits
+  for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<std::uint8_t>(s[i + k]) & 0x3Fu);
+  i += n;
+  return c;
+}
+
+void append_utf8(std::string& out, std::uint32_t c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+    return;
+  }
+  constexpr std::uint32_t lead[] = {0, 0, 0xC0, 0xE0, 0xF0};  // by the sequence's length
+  const int n = c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+  out += static_cast<char>(lead[n] | (c >> (6 * (n - 1))));
+  for (int k = n - 2; k >= 0; --k) out += static_cast<char>(0x80 | ((c >> (6 * k)) & 0x3F));
+}
+
+void append_json_escape(std::string& out, std::uint32_t c) {
+  constexpr std::string_view digits = "0123456789abcdef";
+  const auto unit = [&](std::uint32_t u) {
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += digits[(u >> shift) & 15];
+  };
+  if (c < 0x10000) {
+    unit(c);
+  } else {
+    unit(0xD800 + ((c - 0x10000) >> 10));
+    unit(0xDC00 + ((c - 0x10000) & 0x3FF));
+  }
 }
 
 namespace {

@@ -1,6 +1,8 @@
-// node read_with_zarrita.mjs STORE_ROOT ARRAY_PATH: reads one array of a filesystem store with
-// zarrita.js and prints {"shape", "dtype", "fill_value", "data"} as one JSON line, the data
-// flattened in C order. For the write-interop test (tests/zarr/array/interop_write.test.cpp);
+// node read_with_zarrita.mjs STORE_ROOT ARRAY_PATH...: reads arrays of a filesystem store with
+// zarrita.js and prints {"shape", "dtype", "fill_value", "data"} as one JSON line each, the data
+// flattened in C order ("path" too when there are several). For the write-interop test
+// (tests/zarr/array/interop_write.test.cpp) and the v3 arrays of zarr3's v2 round trip
+// (tests/zarr/cli/v2_roundtrip.test.cpp);
 // run it from the folder where setup.cmake installed the pinned packages (package-lock.json).
 //
 // Element form: bool as true/false, int64/uint64 as decimal strings, other integers as numbers,
@@ -96,14 +98,21 @@ async function read(root, arrayPath) {
   };
 }
 
-const [root, arrayPath = ""] = process.argv.slice(2);
+const [root, ...arrayPaths] = process.argv.slice(2);
 if (root === undefined) {
-  process.stderr.write("usage: node read_with_zarrita.mjs STORE_ROOT ARRAY_PATH\n");
+  process.stderr.write("usage: node read_with_zarrita.mjs STORE_ROOT [ARRAY_PATH...]\n");
   process.exit(2);
 }
-try {
-  process.stdout.write(JSON.stringify(await read(path.resolve(root), arrayPath.replace(/^\/+|\/+$/g, ""))) + "\n");
-} catch (e) {
-  process.stderr.write(`read_with_zarrita.mjs: ${e?.message ?? e}\n`);
-  process.exit(1);
+// One line per array; with several, an array it cannot read is a line {"path", "error"}.
+let failed = false;
+for (const arrayPath of arrayPaths.length > 0 ? arrayPaths : [""]) {
+  try {
+    const result = await read(path.resolve(root), arrayPath.replace(/^\/+|\/+$/g, ""));
+    process.stdout.write(JSON.stringify(arrayPaths.length > 1 ? { path: arrayPath, ...result } : result) + "\n");
+  } catch (e) {
+    process.stderr.write(`read_with_zarrita.mjs: ${arrayPath}: ${e?.message ?? e}\n`);
+    if (arrayPaths.length > 1) process.stdout.write(JSON.stringify({ path: arrayPath, error: String(e?.message ?? e) }) + "\n");
+    failed = true;
+  }
 }
+process.exit(failed ? 1 : 0);

@@ -7,9 +7,11 @@
 #                        missing chunks, both byte orders)
 #     OUT/manifest.json  each case: path, dtype, shape, and its values as zarr-python 2 reads them,
 #                        C order, as JSON (text a string, void bytes a list of byte values, a record
-#                        an object of its fields; complex [re, im]; datetime64 its int64 count)
+#                        an object of its fields; complex [re, im]; datetime64 its int64 count), and
+#                        as "raw": their bytes in hexadecimal, every field little-endian (NumPy's
+#                        tobytes() of the array in little-endian byte order)
 #   zarr_python2_sized.py read STORE PATH
-#     prints the values of the v2 array at PATH as zarr-python 2 reads them (JSON, as above)
+#     prints the values of the v2 array at PATH as zarr-python 2 reads them (JSON and raw, as above)
 #   zarr_python2_sized.py files STORE DIR
 #     for each case, checks DIR/<path>.npy (NumPy's np.load) and DIR/<path>.raw against the v2
 #     array at <path> as zarr-python 2 reads it, in little-endian byte order; prints a JSON object
@@ -49,6 +51,10 @@ def as_json(v, dt):
 
 def values_json(a):
     return [as_json(v, a.dtype) for v in a.reshape(-1)]
+
+
+def raw_little_endian(a):
+    return np.ascontiguousarray(a.astype(a.dtype.newbyteorder("<"))).tobytes().hex()
 
 
 POINT = [("x", "<f4"), ("y", "<f4")]
@@ -111,13 +117,14 @@ def write(out):
         else:
             z[...] = data
         cases.append({"path": name, "dtype": json.loads((out / "v2.zarr" / name / ".zarray").read_text())["dtype"],
-                      "shape": list(shape), "values": values_json(z[...])})
+                      "shape": list(shape), "values": values_json(z[...]), "raw": raw_little_endian(z[...])})
     (out / "manifest.json").write_text(json.dumps({"cases": cases}))
 
 
 def read(store, path):
     z = zarr.open_array(store=zarr.DirectoryStore(store), path=path, mode="r")
-    print(json.dumps({"dtype": z.dtype.descr if z.dtype.names else z.dtype.str, "values": values_json(z[...])}))
+    print(json.dumps({"dtype": z.dtype.descr if z.dtype.names else z.dtype.str, "values": values_json(z[...]),
+                      "raw": raw_little_endian(z[...])}))
 
 
 def files(store, out):

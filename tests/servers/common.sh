@@ -1,7 +1,8 @@
 # Shared by tests/servers/rgw and tests/servers/nginx (sourced): a free loopback port, the
 # SKIPPED-or-fail rule for a server that cannot start, stopping the processes of a pids file.
 
-# A TCP port nobody listens on at 127.0.0.1 (the kernel picks it; released before use).
+# A TCP port nobody listens on at 127.0.0.1, as the kernel picks it; it is released before the
+# server binds it, so the scripts try again with another when a server finds it taken.
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }

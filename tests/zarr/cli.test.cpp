@@ -465,6 +465,40 @@ BOOST_AUTO_TEST_CASE(convert_reencodes_rechunks_and_converts_exactly) {
   BOOST_TEST(zarr3("convert " + src + " " + src).status == 2);
 }
 
+// A corrupt chunk in the source, or a destination that fails part way through: an error naming
+// the chunk or the key, exit status 1, and no half-converted array left behind.
+BOOST_AUTO_TEST_CASE(convert_from_a_corrupt_source_or_into_a_failing_destination_leaves_nothing) {
+  const auto dir = zarr_test::scratch_dir();
+  const auto store = make_int_array(dir);
+  const auto src = q(store) + "#/g/a";
+  // Files below p, but the store's lock files (never deleted: docs/decisions.md 64).
+  const auto files_below = [](const fs::path& p) {
+    std::vector<std::string> out;
+    if (fs::exists(p))
+      for (const auto& e : fs::recursive_directory_iterator(p))
+        if (e.is_regular_file() && e.path().filename() != ".zarr-lock") out.push_back(fs::relative(e.path(), p).generic_string());
+    return out;
+  };
+  fs::resize_file(store / "g" / "a" / "c" / "1" / "1", 3);  // 16 bytes stored, cut to 3
+  auto r = zarr3("convert " + src + " " + q(dir / "out.zarr") + "#/x");
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.err.find("c/1/1") != std::string::npos, r.err);
+  const auto left_by_source = files_below(dir / "out.zarr" / "x");
+  BOOST_TEST(left_by_source.empty(), "left behind: " << (left_by_source.empty() ? std::string() : left_by_source.front()));
+
+  // The source whole again; in the destination, a file where the folder c/1 must go, so that
+  // the chunks of row 1 cannot be stored while those of row 0 can.
+  BOOST_TEST_REQUIRE(zarr3("write " + src + " --input " + q(dir / "values.json")).status == 0);
+  fs::create_directories(dir / "dst.zarr" / "y" / "c");
+  zarr_test::spit(dir / "dst.zarr" / "y" / "c" / "1", "in the way");
+  r = zarr3("convert " + src + " " + q(dir / "dst.zarr") + "#/y");
+  BOOST_TEST(r.status == 1);
+  BOOST_TEST(r.err.find("dst.zarr/y/c/1") != std::string::npos, r.err);
+  auto left = files_below(dir / "dst.zarr" / "y");
+  std::erase(left, "c/1");
+  BOOST_TEST(left.empty(), "left behind: " << (left.empty() ? std::string() : left.front()));
+}
+
 // info, read and tree take every node's metadata from the root group's consolidated metadata:
 // after the array's own zarr.json is rewritten by hand (shape 4x4), they still see the
 // consolidated one (4x5); --no-consolidated, or a consolidated kind this library does not know

@@ -47,7 +47,7 @@ BOOST_AUTO_TEST_CASE(copying_into_a_large_destination_writes_exactly_the_box) {
   std::vector<std::uint8_t> src(3 * 5 * 300);
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::uint8_t>(i * 7 + 3);
   std::vector<std::uint8_t> dst(64 * 1024 * 1024, 0xEE);
-  int bad = 0, cases = 0;
+  int bad = 0;
   for (std::uint64_t width : {1, 63, 64, 65, 127, 128, 200})
     for (std::uint64_t x0 = 0; x0 < 64; x0 += 9) {
       const std::vector<std::uint64_t> src_start{0, 0, 300 - width}, extent{3, 5, width}, at{7, 11, 1000 - x0 - width};
@@ -65,9 +65,7 @@ BOOST_AUTO_TEST_CASE(copying_into_a_large_destination_writes_exactly_the_box) {
             bad += got != want;
             got = 0xEE;  // ready for the next case
           }
-      ++cases;
     }
-  BOOST_TEST(cases == 7 * 8);
   BOOST_TEST(bad == 0);
 }
 

@@ -23,16 +23,19 @@ export import zarr.store;
 export namespace zarr {
 
 // How often and how long a request is tried again after a transient failure (connection
-// refused or reset, timeout, a body shorter or longer than its Content-Length, HTTP 5xx):
-// at most `max_attempts` tries in all, waits growing from `first_delay` (doubling, capped at
-// `max_delay`, each a random part of that: "full jitter"), and never past `time_limit` from
-// the first try. A 4xx answer is never tried again.
+// refused or reset, a connection that stalls or ends early, a body shorter than its
+// Content-Length, HTTP 5xx): at most `max_attempts` tries in all, waits growing from
+// `first_delay` (doubling, capped at `max_delay`, each a random part of that: "full jitter"),
+// and never past `time_limit` from the first try. A 4xx answer is never tried again.
 struct retry_policy {
   unsigned max_attempts = 6;
   std::chrono::milliseconds first_delay{50};
   std::chrono::milliseconds max_delay{2000};
   std::chrono::milliseconds time_limit{30000};
   std::chrono::milliseconds connect_timeout{5000};
+  // A try on which no byte moved for this long (a server that accepted the request and went
+  // quiet) times out and is tried again; at least 1 s (libcurl's low-speed limit counts seconds).
+  std::chrono::seconds stall_timeout{10};
 };
 
 // Requests a store sent (every try counts), by method; `retries` counts the tries after a

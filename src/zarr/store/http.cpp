@@ -356,6 +356,8 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
     curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(retry_.connect_timeout.count()));
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(remaining.count(), 1)));
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);  // under 1 byte/s for stall_timeout: a stalled try
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, static_cast<long>(std::max<std::int64_t>(retry_.stall_timeout.count(), 1)));
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, st.headers.get());
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &st.t);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 #include "../../support.hpp"
@@ -77,8 +78,9 @@ void pattern(zarr::data_type type, std::uint64_t i, std::byte* out) {
   }
 }
 
-// Writes an array with `codecs` and `fill`, filling only the chunks selected by `written_chunk`
-// (so that some chunks are missing), and records what it must read as.
+// Writes an array with `codecs` and `fill`, all of it or (`sparse`) its first row of chunks, and
+// records what it must read as: the values written, then `fill` as given (its JSON, which the
+// peer reads itself) where nothing was written.
 written write_array(const std::shared_ptr<zarr::store>& s, const std::string& path, zarr::data_type type,
                     std::vector<std::uint64_t> shape, std::vector<std::uint64_t> chunks, json::value codecs,
                     json::value fill, bool sparse) {
@@ -94,22 +96,23 @@ written write_array(const std::shared_ptr<zarr::store>& s, const std::string& pa
   const auto all = zarr::region::all(a.shape());
   std::vector<std::byte> data(all.num_elements() * size);
   for (std::uint64_t i = 0; i < all.num_elements(); ++i) pattern(type, i, data.data() + i * size);
+  auto written = all.num_elements();
   if (sparse) {
     // Write only the first row of chunks (in dimension 0): the rest stays missing.
     auto r = all;
     if (!r.stop.empty()) r.stop[0] = std::min(r.stop[0], chunks[0]);
-    std::vector<std::byte> part(r.num_elements() * size);
-    std::memcpy(part.data(), data.data(), part.size());  // C order: the leading rows
-    a.write(r, part);
-    for (std::size_t k = part.size(); k < data.size(); k += size) std::memcpy(data.data() + k, a.metadata().fill_value.bits.data(), size);
+    written = r.num_elements();  // C order: the leading rows
+    a.write(r, std::span<const std::byte>(data.data(), written * size));
   } else {
     a.write(all, data);
   }
+  // read_with_zarrita.mjs writes 64-bit integers as decimal strings.
+  const bool wide = type == zarr::data_type::int64 || type == zarr::data_type::uint64;
+  const json::value fill_form = wide && fill.is_number() ? json::value(json::serialize(fill)) : fill;
   json::array values;
-  for (std::uint64_t i = 0; i < all.num_elements(); ++i) values.push_back(zarr_test::element_json(type, data.data() + i * size));
-  return {path, json::object{{"shape", sj}, {"dtype", zarr::name(type)},
-                             {"fill_value", zarr_test::element_json(type, a.metadata().fill_value.bits.data())},
-                             {"data", values}}};
+  for (std::uint64_t i = 0; i < all.num_elements(); ++i)
+    values.push_back(i < written ? zarr_test::element_json(type, data.data() + i * size) : fill_form);
+  return {path, json::object{{"shape", sj}, {"dtype", zarr::name(type)}, {"fill_value", fill_form}, {"data", values}}};
 }
 
 }  // namespace

@@ -138,7 +138,10 @@ std::vector<std::byte> sample(zarr::data_type type, std::size_t n, std::uint64_t
 namespace {
 
 // Writes v2 arrays of 7 x 5 values (chunks 3 x 2) into DIR/v2.zarr with their raw files (the
-// values in C order, little-endian) and DIR/manifest.json, for a peer's reader to compare.
+// values in C order, little-endian) and DIR/manifest.json, for a peer's reader to compare. Where
+// chunks are missing, the manifest has the fill value's JSON text as written here and the
+// count of elements written: the peer expects its own reading of that text after them, so our
+// parsing of the fill value is no part of what is expected.
 class v2_arrays {
  public:
   explicit v2_arrays(fs::path out) : out_(std::move(out)), store_(std::make_shared<zarr::filesystem_store>(out_ / "v2.zarr")) {
@@ -159,14 +162,18 @@ class v2_arrays {
     auto data = sample(a.type(), 35, n_);
     if (missing) {
       a.write({{0, 0}, {3, 5}}, std::span<const std::byte>(data.data(), 15 * size));
-      for (std::size_t i = 15; i < 35; ++i) std::memcpy(data.data() + i * size, a.metadata().fill_value.bits.data(), size);
+      std::fill(data.begin() + static_cast<std::ptrdiff_t>(15 * size), data.end(), std::byte{0});  // the peer's fill goes here
     } else {
       a.write(zarr::region::all(a.shape()), data);
     }
     const auto raw = "raw/" + std::to_string(n_) + ".bin";
     std::ofstream(out_ / raw, std::ios::binary).write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-    cases_.push_back(json::object{{"path", path}, {"dtype", dtype}, {"shape", json::array{7, 5}}, {"raw", raw},
-                                  {"attributes", attributes}});
+    json::object c{{"path", path}, {"dtype", dtype}, {"shape", json::array{7, 5}}, {"raw", raw}, {"attributes", attributes}};
+    if (missing) {
+      c["fill"] = json::parse(fill);
+      c["written"] = 15;
+    }
+    cases_.push_back(std::move(c));
     ++n_;
   }
 

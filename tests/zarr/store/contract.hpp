@@ -1,6 +1,7 @@
 // The behaviour every store must have, run against each implementation.
 #pragma once
 #include <boost/test/unit_test.hpp>
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -105,6 +106,25 @@ inline void check_store_contract(zarr::store& s, bool keeps_versions = true) {
 
   ZARR_CHECK_ERROR((s.get("../x")), zarr::errc::invalid_key, "'..'");
   ZARR_CHECK_ERROR(s.set("/abs", value), zarr::errc::invalid_key, "absolute");
+
+  // Keys with spaces, non-ASCII UTF-8 and characters that URLs and S3's signature escape go
+  // in and come back as they are: value, size, range, listing, erase.
+  const std::vector<std::string> names{"names/a b/c d", "names/\xC3\xBC\xC3\xB1/\xE6\x97\xA5\xE6\x9C\xAC.bin",
+                                       "names/+=&?#%20~*'()!$,;:@"};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    BOOST_TEST_CONTEXT("key " << names[i]) {
+      const auto v = some_bytes(10 + i, static_cast<int>(i));
+      s.set(names[i], v);
+      BOOST_TEST(same(s.get(names[i]).value_or(zarr::bytes{}), v));
+      BOOST_TEST(s.size(names[i]).value_or(0) == v.size());
+      BOOST_TEST(same(s.get(names[i], {2, 3}).value_or(zarr::bytes{}), std::vector<std::byte>(v.begin() + 2, v.begin() + 5)));
+    }
+  }
+  auto sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  BOOST_TEST(s.list("names/") == sorted, boost::test_tools::per_element());
+  for (const auto& name : names) s.erase(name);
+  BOOST_TEST(s.list("names/").empty());
 }
 
 // Versions, conditional writes and store::update (docs/decisions.md 64), for a store whose

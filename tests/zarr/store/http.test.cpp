@@ -2,6 +2,7 @@
 // the CTest fixture tests/servers/nginx (servers.hpp finds it). Arrays are written into the
 // folder with the directory store and read back over HTTP.
 #include <boost/test/unit_test.hpp>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -61,6 +62,35 @@ BOOST_AUTO_TEST_CASE(reads_values_ranges_and_sizes_and_absent_keys) {
   files.set("a/c/0/1", zarr_test::some_bytes(50, 3));
   ZARR_CHECK_ERROR(snap->get(zarr::byte_range{0, 2}), zarr::errc::io, "changed while being read");
   BOOST_TEST(s.requests().retries == 0u);
+}
+
+// nginx's ETag is the file's modification time in whole seconds and its size ("<mtime hex>-<size
+// hex>"), and Last-Modified has the same second: a rewrite of the same size within the same
+// second keeps every validator the server sends, so a snapshot cannot tell the versions apart.
+// The README ("Object storage: S3 and HTTP") says what holds; this pins both halves: the hole
+// (the same second and size) and the rest (another second, or another size: an error).
+BOOST_AUTO_TEST_CASE(a_snapshot_over_nginx_notices_a_rewrite_unless_it_keeps_the_size_and_second) {
+  const auto f = served_folder("etag");
+  if (!f) return;
+  zarr::filesystem_store files(f->dir);
+  const auto path = f->dir / "k";
+  const auto first = zarr_test::some_bytes(100, 1), second = zarr_test::some_bytes(100, 2), third = zarr_test::some_bytes(100, 3);
+  files.set("k", first);
+  const auto second_of = std::chrono::floor<std::chrono::seconds>(std::filesystem::last_write_time(path));
+  std::filesystem::last_write_time(path, second_of);
+  zarr::http_store s(f->url + "/");
+  const auto snap = s.snapshot("k");
+  BOOST_TEST_REQUIRE(snap != nullptr);
+  const auto head = [](const std::vector<std::byte>& v) { return std::vector<std::byte>(v.begin(), v.begin() + 10); };
+  BOOST_TEST(zarr_test::same(snap->get(zarr::byte_range{0, 10}), head(first)));
+
+  files.set("k", second);  // the same size, and (set here) the same second: nothing tells
+  std::filesystem::last_write_time(path, second_of);
+  BOOST_TEST(zarr_test::same(snap->get(zarr::byte_range{0, 10}), head(second)));
+
+  files.set("k", third);  // the same size, one second later: the ETag differs
+  std::filesystem::last_write_time(path, second_of + std::chrono::seconds(1));
+  ZARR_CHECK_ERROR(snap->get(zarr::byte_range{0, 10}), zarr::errc::io, "changed while being read");
 }
 
 BOOST_AUTO_TEST_CASE(refuses_writes_and_listing_with_a_clear_error) {

@@ -7,6 +7,7 @@
 #include <future>
 #include <span>
 #include <memory>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -140,11 +141,22 @@ BOOST_AUTO_TEST_CASE(a_server_that_never_answers_gives_an_error_within_the_time_
   o->retry.max_attempts = 1000;
   o->retry.first_delay = std::chrono::milliseconds(20);
   zarr::s3_store s(*o);
-  const auto start = std::chrono::steady_clock::now();
-  ZARR_CHECK_ERROR(s.get("zarr.json"), zarr::errc::io, "gave up after");
-  const auto spent = std::chrono::steady_clock::now() - start;
-  BOOST_TEST(spent < std::chrono::milliseconds(1500));
-  BOOST_TEST(s.requests().retries >= 2u);  // it did try again
+  // It stops once the next try would start past the time limit, and says how long it tried:
+  // less than the limit (a refused connection takes no time). Without the limit, 1,000 tries
+  // would wait minutes. No clock of the test's own: the machine's load cannot fail this.
+  std::string message;
+  try {
+    static_cast<void>(s.get("zarr.json"));
+  } catch (const zarr::error& e) {
+    BOOST_TEST((e.code() == zarr::errc::io));
+    message = e.what();
+  }
+  std::smatch m;
+  BOOST_TEST_REQUIRE(std::regex_search(message, m, std::regex(R"(gave up after (\d+) tries in (\d+) ms)")), message);
+  BOOST_TEST(std::stoull(m[1]) >= 3u);  // it did try again
+  BOOST_TEST(std::stoull(m[1]) < 1000u);
+  BOOST_TEST(std::stoull(m[2]) < 800u);
+  BOOST_TEST(s.requests().retries + 1 == std::stoull(m[1]));
 
   o->retry.max_attempts = 3;
   o->retry.time_limit = std::chrono::milliseconds(60000);
@@ -261,8 +273,8 @@ BOOST_AUTO_TEST_CASE(inner_chunks_read_through_a_cache_cost_one_get_each_after_t
 }
 
 // An array's chunks go many requests at a time, apart from the threads that decode: with one
-// decoding thread, a write and a read of 64 chunks each keep max_in_flight (16) requests under
-// way at once, on as many connections; with max_in_flight = 1, one request after the other on
+// decoding thread, a read of 64 chunks keeps max_in_flight (16) requests under way at once (a
+// write up to that many), on as many connections; with max_in_flight = 1, one request after the other on
 // one connection. Every chunk costs one request either way, and so does erasing it when the
 // array is created again over the old one (docs/decisions.md 52).
 BOOST_AUTO_TEST_CASE(an_array_keeps_many_requests_in_flight_with_one_decoding_thread) {
@@ -287,7 +299,10 @@ BOOST_AUTO_TEST_CASE(an_array_keeps_many_requests_in_flight_with_one_decoding_th
       a.write<std::uint16_t>(zarr::region::all(a.shape()), values);
       auto n = s->requests();
       BOOST_TEST(n.put == 64u);
-      BOOST_TEST(n.peak_in_flight == in_flight);
+      // Each chunk goes as soon as it is encoded: how many are under way at the peak depends on
+      // how fast the gateway answers; never more than the budget, and side by side.
+      BOOST_TEST(n.peak_in_flight <= in_flight);
+      if (in_flight > 1) BOOST_TEST(n.peak_in_flight >= 2u);
       if (in_flight > 1) BOOST_TEST(n.connections >= 2u);  // side by side, not one after the other
 
       s->reset_requests();
@@ -403,14 +418,13 @@ BOOST_AUTO_TEST_CASE(batched_reads_fill_absent_chunks_and_name_a_failing_key) {
 BOOST_AUTO_TEST_CASE(random_region_reads_and_writes_match_a_plain_model) {
   const auto o = zarr_test::fresh_bucket();
   if (!o) return;
-  const int cases = zarr_test::random_regions_match_a_plain_model(
+  zarr_test::random_regions_match_a_plain_model(
       [&](int trial) -> std::shared_ptr<zarr::store> {
         auto t = *o;
         t.prefix = "trial" + std::to_string(trial);
         return std::make_shared<zarr::s3_store>(t);
       },
       16);
-  BOOST_TEST(cases == 160);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

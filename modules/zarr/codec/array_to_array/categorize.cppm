@@ -58,6 +58,8 @@ class categorize_codec final : public array_to_array_codec {
   std::unordered_map<std::string, std::uint64_t> numbers_;  // label (or its units) -> its number (the last, as numcodecs)
   chunk_spec decoded_;
   chunk_spec encoded_;
+  std::size_t width_;        // bytes per decoded element (fixed_length_utf32's code units)
+  std::size_t number_size_;  // bytes per stored number
 
   // The number of `element` (element `i`): errc::invalid_value unless a label or empty.
   [[nodiscard]] std::uint64_t number_of(const std::string& element, std::size_t i) const;

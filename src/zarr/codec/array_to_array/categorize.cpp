@@ -23,13 +23,13 @@ namespace json = boost::json;
 categorize_codec::categorize_codec(std::vector<std::string> labels, data_type encode_type, const chunk_spec& decoded,
                                    std::string dtype, std::string where)
     : array_to_array_codec(std::move(where)), labels_(std::move(labels)), dtype_(std::move(dtype)), decoded_(decoded),
-      encoded_(decoded) {
+      encoded_(decoded), width_(static_cast<std::size_t>(decoded.element_size())),
+      number_size_(static_cast<std::size_t>(info(encode_type).size)) {
   if (decoded_.type == data_type::fixed_length_utf32) {
     // Each label as an element: its code units, zero padded (NumPy compares "ab" and "ab\0" as
     // equal, and so do padded elements); one too long for the element matches none.
-    const auto size = static_cast<std::size_t>(decoded_.element_size());
     for (const auto& l : labels_) {
-      std::string units(size, '\0');
+      std::string units(width_, '\0');
       try {
         utf32_from_utf8(l, std::as_writable_bytes(std::span<char>(units)), "label");
       } catch (const error&) {
@@ -45,10 +45,10 @@ categorize_codec::categorize_codec(std::vector<std::string> labels, data_type en
   encoded_.layout = {};
   // The number of the empty string, which is what a chunk of the array's missing elements holds
   // where the rest of the chain needs a fill (sharding's absent inner chunks).
-  const auto empty = numbers_.find(label_units_.empty() ? std::string() : std::string(static_cast<std::size_t>(decoded_.element_size()), '\0'));
+  const auto empty = numbers_.find(label_units_.empty() ? std::string() : std::string(width_, '\0'));
   const std::uint64_t fill = empty == numbers_.end() ? 0 : empty->second;
   encoded_.fill = scalar{encode_type, {}};
-  std::memcpy(encoded_.fill.bytes().data(), &fill, static_cast<std::size_t>(info(encode_type).size));
+  std::memcpy(encoded_.fill.bytes().data(), &fill, number_size_);
 }
 
 json::value categorize_codec::to_json() const {
@@ -61,14 +61,13 @@ json::value categorize_codec::to_json() const {
 }
 
 bytes categorize_codec::encode_elements(std::span<const std::string> elements) const {
-  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
   if (elements.size() != decoded_.num_elements())
     throw error(errc::invalid_argument, label() + ": expected " + std::to_string(decoded_.num_elements()) +
                                             " elements, got " + std::to_string(elements.size()));
-  bytes out(elements.size() * size);
+  bytes out(elements.size() * number_size_);
   for (std::size_t i = 0; i < elements.size(); ++i) {
     const auto number = number_of(elements[i], i);
-    std::memcpy(out.data() + i * size, &number, size);  // little-endian hosts: the low bytes
+    std::memcpy(out.data() + i * number_size_, &number, number_size_);  // little-endian hosts: the low bytes
   }
   return out;
 }
@@ -88,10 +87,9 @@ std::uint64_t categorize_codec::number_of(const std::string& element, std::size_
 }
 
 void categorize_codec::decode_elements(std::span<const std::byte> in, std::span<std::string> out) const {
-  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
-  if (in.size() != out.size() * size || out.size() != decoded_.num_elements())
+  if (in.size() != out.size() * number_size_ || out.size() != decoded_.num_elements())
     throw error(errc::corrupt_chunk, label() + ": expected " + std::to_string(decoded_.num_elements()) + " numbers of " +
-                                         std::to_string(size) + " bytes, got " + std::to_string(in.size()) + " bytes");
+                                         std::to_string(number_size_) + " bytes, got " + std::to_string(in.size()) + " bytes");
   for (std::size_t i = 0; i < out.size(); ++i) {
     const auto number = number_at(in, i);
     if (number == 0) out[i].clear();
@@ -100,13 +98,12 @@ void categorize_codec::decode_elements(std::span<const std::byte> in, std::span<
 }
 
 std::uint64_t categorize_codec::number_at(std::span<const std::byte> in, std::size_t i) const {
-  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
   const bool is_signed = info(encoded_.type).kind == dtype_kind::signed_integer;
   std::uint64_t number = 0;
-  std::memcpy(&number, in.data() + i * size, size);
-  const bool negative = is_signed && (number >> (8 * size - 1)) != 0;
+  std::memcpy(&number, in.data() + i * number_size_, number_size_);
+  const bool negative = is_signed && (number >> (8 * number_size_ - 1)) != 0;
   if (negative || number > labels_.size()) {
-    const auto shown = negative ? std::to_string(static_cast<std::int64_t>(number | (size == 8 ? 0 : ~std::uint64_t{0} << (8 * size))))
+    const auto shown = negative ? std::to_string(static_cast<std::int64_t>(number | (number_size_ == 8 ? 0 : ~std::uint64_t{0} << (8 * number_size_))))
                                 : std::to_string(number);
     throw error(errc::corrupt_chunk, label() + ", element " + std::to_string(i) + ": expected a label number from 0 to " +
                                          std::to_string(labels_.size()) + ", got " + shown);
@@ -117,14 +114,12 @@ std::uint64_t categorize_codec::number_at(std::span<const std::byte> in, std::si
 // fixed_length_utf32 elements: a buffer of padded code units to numbers, and back.
 bytes categorize_codec::do_encode(bytes in) const {
   if (label_units_.empty()) throw error(errc::invalid_argument, label() + ": expected strings, got a chunk buffer");
-  const auto width = static_cast<std::size_t>(decoded_.element_size());
-  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
-  const auto n = in.size() / width;
-  bytes out(n * size);
-  std::string key(width, '\0');
-  const auto zero = std::string(width, '\0');
+  const auto n = in.size() / width_;
+  bytes out(n * number_size_);
+  std::string key(width_, '\0');
+  const auto zero = std::string(width_, '\0');
   for (std::size_t i = 0; i < n; ++i) {
-    std::memcpy(key.data(), in.data() + i * width, width);
+    std::memcpy(key.data(), in.data() + i * width_, width_);
     std::uint64_t number = 0;
     if (const auto found = numbers_.find(key); found != numbers_.end()) {
       number = found->second;
@@ -138,26 +133,24 @@ bytes categorize_codec::do_encode(bytes in) const {
       throw error(errc::invalid_value, label() + ", element " + std::to_string(i) +
                                            ": expected one of the labels or the empty string, got " + shown);
     }
-    std::memcpy(out.data() + i * size, &number, size);  // little-endian hosts: the low bytes
+    std::memcpy(out.data() + i * number_size_, &number, number_size_);  // little-endian hosts: the low bytes
   }
   return out;
 }
 
 bytes categorize_codec::do_decode(bytes in) const {
   if (label_units_.empty()) throw error(errc::invalid_argument, label() + ": decodes to strings, not to a chunk buffer");
-  const auto width = static_cast<std::size_t>(decoded_.element_size());
-  const auto size = static_cast<std::size_t>(info(encoded_.type).size);
-  const auto n = in.size() / size;
-  bytes out(n * width, std::byte{0});
+  const auto n = in.size() / number_size_;
+  bytes out(n * width_, std::byte{0});
   for (std::size_t i = 0; i < n; ++i) {
     const auto number = number_at(in, i);
     if (number == 0) continue;
     const auto& units = label_units_[static_cast<std::size_t>(number - 1)];
     if (units.empty())  // numcodecs never stores it: no element equals a label longer than the element
       throw error(errc::corrupt_chunk, label() + ", element " + std::to_string(i) + ": expected the number of a label of at most " +
-                                           std::to_string(width / 4) + " code points, got " + std::to_string(number) +
+                                           std::to_string(width_ / 4) + " code points, got " + std::to_string(number) +
                                            ", the number of " + json::serialize(json::value(labels_[static_cast<std::size_t>(number - 1)])));
-    std::memcpy(out.data() + i * width, units.data(), width);
+    std::memcpy(out.data() + i * width_, units.data(), width_);
   }
   return out;
 }

@@ -24,39 +24,25 @@ namespace {
 
 // Python's json.dumps of a str: ASCII with \uXXXX (surrogate pairs past U+FFFF) when `ascii`.
 void put_string(std::string& out, std::string_view s, bool ascii) {
-  static constexpr char hex[] = "0123456789abcdef";
-  const auto escape = [&](std::uint32_t u) {
-    out += "\\u";
-    for (int shift = 12; shift >= 0; shift -= 4) out += hex[(u >> shift) & 15];
-  };
   out += '"';
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    switch (c) {
-      case '"': out += "\\\""; continue;
-      case '\\': out += "\\\\"; continue;
-      case '\n': out += "\\n"; continue;
-      case '\r': out += "\\r"; continue;
-      case '\t': out += "\\t"; continue;
-      case '\b': out += "\\b"; continue;
-      case '\f': out += "\\f"; continue;
-      default: break;
+    if (c >= 0x80 && ascii) {  // a UTF-8 sequence (checked before): its code point
+      append_json_escape(out, next_code_point(s, i));
+      continue;
     }
-    if (c < 0x20) {
-      escape(c);
-    } else if (c < 0x80 || !ascii) {
-      out += static_cast<char>(c);
-    } else {  // a UTF-8 sequence (checked before): its code point
-      const int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
-      std::uint32_t point = c & (0x3F >> extra);
-      for (int k = 0; k < extra; ++k) point = (point << 6) | (static_cast<unsigned char>(s[++i]) & 0x3F);
-      if (point >= 0x10000) {
-        point -= 0x10000;
-        escape(0xD800 + (point >> 10));
-        escape(0xDC00 + (point & 0x3FF));
-      } else {
-        escape(point);
-      }
+    ++i;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20) append_json_escape(out, c);
+        else out += static_cast<char>(c);
     }
   }
   out += '"';

@@ -157,24 +157,6 @@ class unpickler {
   bool stopped_ = false;
 };
 
-void put_utf8(std::string& out, std::uint32_t c) {
-  if (c < 0x80) {
-    out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    out += static_cast<char>(0xC0 | (c >> 6));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else if (c < 0x10000) {
-    out += static_cast<char>(0xE0 | (c >> 12));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (c >> 18));
-    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (c & 0x3F));
-  }
-}
-
 // Python's raw-unicode-escape: each byte a code point (Latin-1), but \uXXXX and \UXXXXXXXX.
 std::string unpickler::raw_unicode_escape(std::string_view s) {
   std::string out;
@@ -182,7 +164,7 @@ std::string unpickler::raw_unicode_escape(std::string_view s) {
     const auto b = static_cast<unsigned char>(s[i]);
     const std::size_t digits = b == '\\' && i + 1 < s.size() ? (s[i + 1] == 'u' ? 4 : s[i + 1] == 'U' ? 8 : 0) : 0;
     if (digits == 0) {
-      put_utf8(out, b);
+      append_utf8(out, b);
       continue;
     }
     std::uint32_t c = 0;
@@ -190,7 +172,7 @@ std::string unpickler::raw_unicode_escape(std::string_view s) {
     const auto r = std::from_chars(hex.data(), hex.data() + hex.size(), c, 16);
     if (hex.size() != digits || r.ptr != hex.data() + hex.size() || c > 0x10FFFF)
       fail("expected " + std::to_string(digits) + " hexadecimal digits of a code point after \\" + s[i + 1]);
-    put_utf8(out, c);
+    append_utf8(out, c);
     i += 1 + digits;
   }
   return out;
@@ -400,17 +382,12 @@ class object_array {
 
 // The bytes of `text` (UTF-8), each code point one byte: Python's str.encode('latin1').
 std::optional<std::string> latin1(std::string_view text) {
-  if (utf8_problem(text)) return std::nullopt;
+  if (invalid_utf8_at(text)) return std::nullopt;
   std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b < 0x80) {
-      out += static_cast<char>(b);
-    } else if ((b == 0xC2 || b == 0xC3) && i + 1 < text.size()) {
-      out += static_cast<char>(((b & 0x03) << 6) | (static_cast<unsigned char>(text[++i]) & 0x3F));
-    } else {
-      return std::nullopt;
-    }
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = next_code_point(text, i);
+    if (c > 0xFF) return std::nullopt;
+    out += static_cast<char>(c);
   }
   return out;
 }
@@ -467,7 +444,7 @@ class pickler {
     }
     // Protocols 0 to 2 have no bytes: _codecs.encode(the Latin-1 text of the bytes, 'latin1'), as Python writes them.
     std::string utf8;
-    for (const char c : b) put_utf8(utf8, static_cast<unsigned char>(c));
+    for (const char c : b) append_utf8(utf8, static_cast<unsigned char>(c));
     global("_codecs", "encode");
     op('(');
     text(utf8);
