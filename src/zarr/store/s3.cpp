@@ -283,7 +283,7 @@ long s3_store::send(std::string_view method, const std::string& object, std::spa
       {.method = method, .url = bucket_url() + "/" + percent_encode(object, true), .headers = std::move(headers), .body = body},
       answer, where);
   if (etag != nullptr) *etag = r.etag;
-  if ((r.status >= 500 && r.status != 501) || r.status == 403 || r.status == 400) {  // 501: conditions not implemented
+  if ((r.status >= 500 && r.status != 501) || r.status == 403 || r.status == 400) {  // 501 is an answer: the server has no conditional requests (Swift's s3api)
     std::string got = "HTTP " + std::to_string(r.status);
     const auto doc = parse_s3_error(std::string_view(reinterpret_cast<const char*>(answer.data()), answer.size()));
     if (doc && !doc->code.empty()) got += " " + doc->code;

@@ -97,6 +97,11 @@ class fake_server {
   std::vector<int> held_;  // hung connections (the serving thread's alone)
 };
 
+// A value as text, "(absent)" when there is none.
+std::string text_of(const std::optional<zarr::bytes>& v) {
+  return v ? std::string(reinterpret_cast<const char*>(v->data()), v->size()) : std::string("(absent)");
+}
+
 zarr::http_options quick() {
   zarr::http_options o;
   o.retry.first_delay = std::chrono::milliseconds(5);
@@ -117,7 +122,7 @@ BOOST_AUTO_TEST_CASE(retries_503s_resets_and_short_bodies_then_succeeds) {
   zarr::http_store s(server.url(), quick());
   const auto value = s.get("k");
   BOOST_TEST_REQUIRE(value.has_value());
-  BOOST_TEST(std::string(reinterpret_cast<const char*>(value->data()), value->size()) == "0123456789");
+  BOOST_TEST(text_of(value) == "0123456789");
   BOOST_TEST(s.requests().retries == 4u);
   BOOST_TEST(server.requests() == 5);
 }
@@ -155,7 +160,7 @@ BOOST_AUTO_TEST_CASE(a_server_that_goes_quiet_is_tried_again_after_the_stall_tim
   zarr::http_store s(server.url(), o);
   const auto value = s.get("k");
   BOOST_TEST_REQUIRE(value.has_value());
-  BOOST_TEST(std::string(reinterpret_cast<const char*>(value->data()), value->size()) == "0123456789");
+  BOOST_TEST(text_of(value) == "0123456789");
   BOOST_TEST(s.requests().retries == 1u);
   BOOST_TEST(server.requests() == 2);
 }
@@ -179,7 +184,7 @@ BOOST_AUTO_TEST_CASE(bytes_past_the_content_length_are_no_part_of_the_value) {
   zarr::http_store s(server.url(), quick());
   const auto value = s.get("k");
   BOOST_TEST_REQUIRE(value.has_value());
-  BOOST_TEST(std::string(reinterpret_cast<const char*>(value->data()), value->size()) == "0123456789");
+  BOOST_TEST(text_of(value) == "0123456789");
   BOOST_TEST(s.requests().retries == 0u);
 }
 
@@ -189,11 +194,8 @@ BOOST_AUTO_TEST_CASE(a_200_answer_to_a_ranged_get_gives_the_range_asked_for) {
   const auto whole = fake_server::answer(200, "0123456789", 10);
   fake_server server({whole, whole, whole});
   zarr::http_store s(server.url(), quick());
-  const auto text = [](const std::optional<zarr::bytes>& v) {
-    return v ? std::string(reinterpret_cast<const char*>(v->data()), v->size()) : std::string("(absent)");
-  };
-  BOOST_TEST(text(s.get("k", zarr::byte_range{2, 3})) == "234");
-  BOOST_TEST(text(s.get("k", zarr::byte_range::last(3))) == "789");
+  BOOST_TEST(text_of(s.get("k", zarr::byte_range{2, 3})) == "234");
+  BOOST_TEST(text_of(s.get("k", zarr::byte_range::last(3))) == "789");
   ZARR_CHECK_ERROR(s.get("k", zarr::byte_range{8, 5}), zarr::errc::corrupt_chunk,
                    "expected a byte range within 10 bytes, got 8+5");
 }
