@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -182,8 +183,9 @@ void floor_write(layout l, const geometry& g, std::size_t threads, const std::st
 int usage() {
   std::fputs(
       "usage: zarr.bench.compare OP LAYOUT THREADS SIZE STORE_DIR\n"
-      "  OP: write | write_durable | read | read_chunks | read_inner | floor_write | floor_read | floor_read_chunks |\n"
-      "      floor_read_inner (write_durable: the store's durable option, every chunk flushed to the disk)\n"
+      "  OP: write | write_durable | write_partial | read | read_chunks | read_inner | floor_write | floor_read | floor_read_chunks |\n"
+      "      floor_read_inner (write_durable: the store's durable option, every chunk flushed to the disk;\n"
+      "      write_partial: into the array at STORE_DIR, boxes of the chunk edge shifted by half a chunk)\n"
       "  LAYOUT: uncompressed | zstd | sharded; THREADS: zarr::set_concurrency (floor: std::threads)\n"
       "  SIZE: the cube's edge (512 by default in bench/compare); STORE_DIR: the array's store root\n"
       "Prints one JSON line: {\"op\", \"layout\", \"threads\", \"size\", \"seconds\", \"cpu_seconds\", \"mismatches\"}.\n",
@@ -226,6 +228,32 @@ int main(int argc, char** argv) {
         auto a = zarr::array::create(std::make_shared<zarr::filesystem_store>(dir, options), "", meta, true);
         a.write(zarr::region::all(shape), std::as_bytes(std::span(in.data.get(), total)));
       });
+    } else if (op == "write_partial") {
+      // Into the array already at STORE_DIR, boxes of the chunk edge shifted by half a chunk
+      // in every dimension (clipped at the cube's faces), each its own write: every write
+      // covers up to 8 chunks in part, so each chunk is read, modified and written again
+      // (store::update) once per box that touches it. The cube's values are unchanged.
+      const auto half = g.chunk / 2;
+      std::vector<std::uint64_t> starts{0};
+      for (std::uint64_t s = half; s < g.size; s += g.chunk) starts.push_back(s);
+      const auto end_of = [&](std::uint64_t s) { return std::min(s == 0 ? half : s + g.chunk, g.size); };
+      std::vector<std::uint16_t> box;
+      timed([&] {
+        auto a = zarr::array::open(std::make_shared<zarr::filesystem_store>(dir, false), "");
+        for (const auto z0 : starts)
+          for (const auto y0 : starts)
+            for (const auto x0 : starts) {
+              const auto z1 = end_of(z0), y1 = end_of(y0), x1 = end_of(x0);
+              box.clear();
+              for (auto z = z0; z < z1; ++z)
+                for (auto y = y0; y < y1; ++y)
+                  for (auto x = x0; x < x1; ++x) box.push_back(value_at(z, y, x));
+              a.write(zarr::region{{z0, y0, x0}, {z1, y1, x1}}, std::as_bytes(std::span(box)));
+            }
+      });
+      buffer out(total);
+      zarr::array::open(std::make_shared<zarr::filesystem_store>(dir, false), "").read(zarr::region::all(shape), out.bytes());
+      bad = mismatches(g, {}, out.data.get());
     } else if (op == "read") {
       buffer out(total);
       timed([&] {

@@ -1,6 +1,6 @@
 // Helpers shared by the tests: where the test data is, per-test scratch folders, CSV reading.
 #pragma once
-// Include after the standard headers and before or after `import zarr;` (it imports it).
+// Include after the standard headers; it imports the modules it names (zarr.error, zarr.dtype).
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -14,7 +14,8 @@
 #include <sys/wait.h>
 #include <vector>
 #include "skip.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
 
 namespace zarr_test {
 

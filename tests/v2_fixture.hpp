@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 #include "support.hpp"
-import zarr;
+import zarr.dtype;
+import zarr.array;
+import zarr.nd;
 
 namespace zarr_test {
 

@@ -63,6 +63,10 @@ struct array_options {
   // from; may be shared by many arrays (`std::make_shared<zarr::cache>(256 << 20)`). Without
   // one, a read of part of a shard reads its index every time (docs/decisions.md 69).
   std::shared_ptr<zarr::cache> cache = nullptr;
+  // The order of inner chunks in the shards this array writes (codec_chain's encoding_options):
+  // Morton order keeps a box of neighbouring inner chunks in few byte ranges, so that a
+  // remote read of it takes fewer requests. Any reader reads either.
+  chunk_order inner_chunk_order = chunk_order::c;
 };
 
 class array {
@@ -187,7 +191,7 @@ class array {
   void resize(std::span<const std::uint64_t> new_shape);
 
  private:
-  array(std::shared_ptr<store> s, std::string path, array_metadata meta);
+  array(std::shared_ptr<store> s, std::string path, array_metadata meta, const array_options& options);
   // `array "/path"`, for element errors.
   [[nodiscard]] std::string element_where() const { return "array \"/" + path_ + "\""; }
   void check_region(const region& r) const;

@@ -246,6 +246,19 @@ class bytes_to_bytes_codec : public codec {
   [[nodiscard]] virtual bytes decode_bytes(std::span<const std::byte> in, std::uint64_t limit) const = 0;
 };
 
+// Choices a writer makes where the format leaves them free: whatever is chosen, the stored
+// chunks decode to the same values with any reader.
+enum class chunk_order : std::uint8_t {
+  c,       // C order (the last dimension fastest), as other writers lay out inner chunks
+  morton,  // Morton (Z) order: coordinates' bits interleaved, dimension 0's first at each level
+};
+struct encoding_options {
+  // The order of a shard's inner chunks in the stored shard (the index stays in C order). In
+  // Morton order a box of neighbouring inner chunks lies in few byte ranges, so a read of it
+  // takes fewer requests; in C order a run along the last dimension does.
+  chunk_order inner_chunk_order = chunk_order::c;
+};
+
 // The codecs of one array (or of a shard's inner chunks or index), resolved in order:
 // array -> array*, exactly one array -> bytes, bytes -> bytes*.
 class codec_chain {
@@ -255,9 +268,10 @@ class codec_chain {
   // "codecs[0].configuration.codecs"). Throws zarr::error naming the codec that fails.
   // `document` is the text of the zarr.json the codecs come from, when there is one, so
   // that scalars in configurations (scale, offset, scalar_map) are read exactly from their
-  // decimal text; `where` must then be the path of `json` inside it.
+  // decimal text; `where` must then be the path of `json` inside it. `encoding` reaches every
+  // codec (codec_context), nested chains too.
   codec_chain(const boost::json::value& json, const chunk_spec& decoded, std::string_view where = "codecs",
-              std::string_view document = {});
+              std::string_view document = {}, const encoding_options& encoding = {});
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept { return decoded_; }
   // True when the stored bytes are the chunk buffer itself (only `bytes`, in native order).
@@ -337,6 +351,7 @@ struct codec_context {
   const chunk_spec& decoded;
   std::string where;
   std::string_view document;  // the zarr.json text, or empty
+  encoding_options encoding{};
 };
 
 struct codec_entry {

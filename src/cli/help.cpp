@@ -58,12 +58,16 @@ std::optional<std::string> help_text(std::string_view command) {
            "  An existing node is an error unless --overwrite.\n";
   if (command == "write")
     return "zarr3 write PATH --input FILE [--format raw|json|npy] [--region R] [--single-writer]\n"
+           "            [--inner-chunk-order c|morton]\n"
            "  Writes values into the array at PATH: the whole array, or region R. The input holds\n"
            "  exactly the region's values in C order; npy input must have the region's shape and\n"
            "  the array's dtype. A value the data type cannot hold is an error naming its index.\n"
            "  A region covering a chunk or shard in part rewrites it atomically (no other writer's\n"
            "  update is lost); on a store that cannot (an S3 server ignoring conditional writes) that\n"
-           "  is an error, unless --single-writer promises that nobody else writes meanwhile.\n";
+           "  is an error, unless --single-writer promises that nobody else writes meanwhile.\n"
+           "  --inner-chunk-order morton stores a shard's inner chunks in Morton (Z) order, so that\n"
+           "  neighbouring inner chunks lie together (fewer requests for a box of them); c (the\n"
+           "  default) in C order. Every reader reads either.\n";
   if (command == "read")
     return "zarr3 read PATH [--format json|raw|npy] [--region R] [--output FILE] [--iso-8601] [--lines]\n"
            "  Prints the values of the array at PATH (or of region R), or saves them to FILE.\n"

@@ -287,7 +287,8 @@ std::vector<std::string> read_json_strings(std::string_view text, const zarr::da
 }  // namespace
 
 int run_write(std::span<const std::string_view> argv) {
-  const auto args = parse_arguments("write", argv, {{"--input", "--format", "--region"}, {"--single-writer"}, 1, 1});
+  const auto args =
+      parse_arguments("write", argv, {{"--input", "--format", "--region", "--inner-chunk-order"}, {"--single-writer"}, 1, 1});
   const auto where = parse_location(args.positionals[0]);
   current_target() = where.display();
   const auto input = args.get("--input");
@@ -296,6 +297,12 @@ int run_write(std::span<const std::string_view> argv) {
   auto store = open_store(where, false);
   auto options = array_open_options();
   options.single_writer = args.has("--single-writer");
+  if (const auto order = args.get("--inner-chunk-order")) {
+    if (*order == "morton")
+      options.inner_chunk_order = zarr::chunk_order::morton;
+    else if (*order != "c")
+      throw usage_error("--inner-chunk-order: expected c or morton, got \"" + std::string(*order) + "\"");
+  }
   auto a = zarr::array::open(std::move(store), where.node, options);
   const auto r = region_of(args, a);
   const auto type = a.type();

@@ -182,15 +182,17 @@ node_metadata read_node_metadata(const store& s, std::string_view path) {
 
 // --- array ---------------------------------------------------------------------------------
 
-array::array(std::shared_ptr<store> s, std::string path, array_metadata meta)
-    : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)) {
+array::array(std::shared_ptr<store> s, std::string path, array_metadata meta, const array_options& options)
+    : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)), options_(options) {
+  const encoding_options encoding{.inner_chunk_order = options.inner_chunk_order};
   try {
     if (meta_.zarr_format == 2) meta_.codecs = v2_codecs(meta_);
     grid_ = meta_.grid();
     if (meta_.rectilinear) {
       for (auto& shape : chunk_shapes(meta_)) {
         try {
-          chains_[shape] = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_, shape), "codecs", meta_.source);
+          chains_[shape] =
+              std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_, shape), "codecs", meta_.source, encoding);
         } catch (const error& e) {
           std::string dims;
           for (auto d : shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
@@ -200,7 +202,7 @@ array::array(std::shared_ptr<store> s, std::string path, array_metadata meta)
       chain_ = chains_.at(chunk_shape_of(std::vector<std::uint64_t>(meta_.shape.size(), 0)));
     } else {
       chain_ = std::make_shared<const codec_chain>(meta_.codecs, chunk_spec_of(meta_, meta_.chunk_shape), "codecs",
-                                                   meta_.source);
+                                                   meta_.source, encoding);
     }
     if (meta_.zarr_format == 2) meta_.codecs = chain_->to_json();  // canonical: numcodecs.blosc as blosc
   } catch (const error& e) {
@@ -213,8 +215,7 @@ array array::create(std::shared_ptr<store> s, std::string_view path, const array
   validate_node_path(path);
   // Round-trip the metadata through its JSON form, so that what is written is exactly
   // what a later open will see, then resolve the chain: all before writing anything.
-  array a(std::move(s), std::string(path), reparse(metadata));
-  a.options_ = options;
+  array a(std::move(s), std::string(path), reparse(metadata), options);
   a.meta_.codecs = a.chain_->to_json();  // choices made by codecs are recorded
   if (!overwrite && node_exists(*a.store_, path))
     throw error(errc::already_exists, "node " + node_name_for_errors(path) + ": expected no node, got an existing one");
@@ -232,8 +233,7 @@ array array::open(std::shared_ptr<store> s, std::string_view path, const array_o
   auto node = read_node_metadata(*s, path);
   auto* meta = std::get_if<array_metadata>(&node);
   if (meta == nullptr) throw error(errc::not_found, "node " + node_name_for_errors(path) + ": expected an array, got a group");
-  array a(std::move(s), std::string(path), std::move(*meta));
-  a.options_ = options;
+  array a(std::move(s), std::string(path), std::move(*meta), options);
   return a;
 }
 
@@ -352,19 +352,18 @@ void array::update_chunk(std::span<const std::uint64_t> chunk_index, const std::
   store_->update(  // (store errors name the key, decoding errors the array and the chunk)
       key,
       [&](const bytes* current, bytes& out) {
-        chunk->resize(chunk_bytes);  // not zeroed
-        const auto whole = array_view::c_order(chunk->data(), shape, size);
+        // Where the stored bytes are the chunk itself (identity chain), it is assembled in `out`.
+        bytes& assembled = chain.identity() ? out : *chunk;
+        assembled.resize(chunk_bytes);  // not zeroed
+        const auto whole = array_view::c_order(assembled.data(), shape, size);
         if (current != nullptr)
-          decode_chunk(chunk_index, key, *current, *chunk);
+          decode_chunk(chunk_index, key, *current, assembled);
         else
           fill(whole, meta_.fill_value);
         copy(source, whole.window(at, source.shape));
-        const bool absent = stored_as_absent(*chunk, options);
+        const bool absent = stored_as_absent(assembled, options);
         if (absent && store_->erases_conditionally()) return true;
-        if (chain.identity())
-          out.assign(chunk->begin(), chunk->end());
-        else
-          naming_the_chunk(path_, key, [&] { chain.encode_into(*chunk, out); });
+        if (!chain.identity()) naming_the_chunk(path_, key, [&] { chain.encode_into(*chunk, out); });
         return absent;
       },
       options_.single_writer);
@@ -724,84 +723,95 @@ void array::write(const region& r, const const_array_view& in, const write_optio
   });
 }
 
-// A batch at a time (of chunks the region covers whole): its chunks' stripes of chunk_lock are
-// taken (in order: two batched writers never wait for each other in a circle), then the encoding threads assemble and encode the
-// chunks in order into memory of their own while one store batch (on a thread of its own)
-// stores each as soon as it is ready, many in flight, and lets its memory go once stored.
+// The chunks the region covers whole stream, as reads do: one store batch (on a thread of its
+// own) keeps its requests in flight for the whole write, storing each chunk as soon as the
+// encoding threads have it ready and letting its memory go once stored, while the encoding
+// threads assemble and encode the chunks in order into memory of their own, at most `window`
+// chunks ahead of the last one stored (so memory stays bounded and no batch ever drains).
+// First the chunks' stripes of chunk_lock are taken, in order: two writers never wait for each
+// other in a circle.
 void array::write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,
                           const std::function<void()>& chunk_done) {
+  if (parts.empty()) return;
   const auto size = static_cast<std::size_t>(meta_.element_size());
-  const auto per_batch = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
-  for (std::size_t first = 0; first < parts.size(); first += per_batch) {
-    const auto batch = parts.subspan(first, std::min(per_batch, parts.size() - first));
-    std::vector<std::string> keys;
-    std::vector<std::size_t> stripes;
-    for (std::size_t k = 0; k < batch.size(); ++k) {
-      keys.push_back(chunk_key(batch[k].cell));
-      stripes.push_back(stripe_of(keys.back()));
-    }
-    std::sort(stripes.begin(), stripes.end());
-    stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
-    std::vector<std::unique_lock<std::mutex>> locks;
-    locks.reserve(stripes.size());
-    for (const auto s : stripes) locks.emplace_back(chunk_stripes()[s]);
+  const auto window = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
+  std::vector<std::string> keys;
+  std::vector<std::size_t> stripes;
+  for (const auto& part : parts) {
+    keys.push_back(chunk_key(part.cell));
+    stripes.push_back(stripe_of(keys.back()));
+  }
+  std::sort(stripes.begin(), stripes.end());
+  stripes.erase(std::unique(stripes.begin(), stripes.end()), stripes.end());
+  std::vector<std::unique_lock<std::mutex>> locks;
+  locks.reserve(stripes.size());
+  for (const auto s : stripes) locks.emplace_back(chunk_stripes()[s]);
 
-    std::vector<bytes> held(batch.size());  // assembled or encoded chunks, until stored
-    std::vector<store::set_item> items(batch.size());
-    const auto ready = std::make_unique<std::atomic<bool>[]>(batch.size());  // items[k] is complete
-    std::atomic<std::size_t> next{0};                                         // the next chunk to encode
-    alongside a;
-    a.run(
-        [&] {
-          // (Store errors name the key; a cancellation names the array already.)
-          store_->set_many(
-              items,
-              [&](std::size_t k) {
-                a.leave_if_stopped();
-                held[k] = bytes();
-                chunk_done();
-              },
-              [&](std::size_t k) {
-                a.leave_if_stopped();
-                return ready[k].load();
-              });
-        },
-        [&] {
-          parallel_for(batch.size(), [&](std::size_t) {
-            a.piece([&] {
-              if (a.stopped.load()) return;
-              const auto k = next++;  // in order on every thread: the batch stores in order
-              const auto& part = batch[k];
-              const auto shape = chunk_shape_of(part.cell);
-              const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
-              const auto [covers, interior] = coverage_of(part, grid_, shape, meta_.shape);
-              const auto source = in.window(part.in_region, part.extent());
-              std::span<const std::byte> chunk;
-              if (covers && interior && source.c_contiguous()) {
-                chunk = std::span(source.data, chunk_bytes);
-              } else {
-                held[k].resize(chunk_bytes);  // not zeroed
-                const auto whole = array_view::c_order(held[k].data(), shape, size);
-                if (!interior) fill(whole, meta_.fill_value);  // (else every element is written below)
-                copy(source, whole.window(part.in_cell.start, part.extent()));
-                chunk = held[k];
+  std::vector<bytes> held(parts.size());  // assembled or encoded chunks, until stored
+  std::vector<store::set_item> items(parts.size());
+  const auto ready = std::make_unique<std::atomic<bool>[]>(parts.size());  // items[k] is complete
+  std::atomic<std::size_t> next{0};                                         // the next chunk to encode
+  std::size_t stored = 0;                                                   // under a.mutex
+  alongside a;
+  a.run(
+      [&] {
+        // (Store errors name the key; a cancellation names the array already.)
+        store_->set_many(
+            items,
+            [&](std::size_t k) {
+              a.leave_if_stopped();
+              held[k] = bytes();
+              {
+                const std::lock_guard lock(a.mutex);
+                ++stored;
               }
-              items[k].key = keys[k];
-              if (stored_as_absent(chunk, options)) {
-                items[k].erase = true;
-              } else if (chain_of(part.cell).identity()) {
-                items[k].value = chunk;
-              } else {
-                bytes encoded;
-                naming_the_chunk(path_, keys[k], [&] { chain_of(part.cell).encode_into(chunk, encoded); });
-                held[k] = std::move(encoded);
-                items[k].value = held[k];
-              }
-              ready[k] = true;
+              a.changed.notify_all();
+              chunk_done();
+            },
+            [&](std::size_t k) {
+              a.leave_if_stopped();
+              return ready[k].load();
             });
+      },
+      [&] {
+        parallel_for(parts.size(), [&](std::size_t) {
+          a.piece([&] {
+            const auto k = next++;  // in order on every thread: the batch stores in order
+            {
+              std::unique_lock lock(a.mutex);
+              a.changed.wait(lock, [&] { return k < stored + window || a.batch_over || a.stopped.load(); });
+              if (a.batch_over || a.stopped.load()) return;
+            }
+            const auto& part = parts[k];
+            const auto shape = chunk_shape_of(part.cell);
+            const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
+            const auto [covers, interior] = coverage_of(part, grid_, shape, meta_.shape);
+            const auto source = in.window(part.in_region, part.extent());
+            std::span<const std::byte> chunk;
+            if (covers && interior && source.c_contiguous()) {
+              chunk = std::span(source.data, chunk_bytes);
+            } else {
+              held[k].resize(chunk_bytes);  // not zeroed
+              const auto whole = array_view::c_order(held[k].data(), shape, size);
+              if (!interior) fill(whole, meta_.fill_value);  // (else every element is written below)
+              copy(source, whole.window(part.in_cell.start, part.extent()));
+              chunk = held[k];
+            }
+            items[k].key = keys[k];
+            if (stored_as_absent(chunk, options)) {
+              items[k].erase = true;
+            } else if (chain_of(part.cell).identity()) {
+              items[k].value = chunk;
+            } else {
+              bytes encoded;
+              naming_the_chunk(path_, keys[k], [&] { chain_of(part.cell).encode_into(chunk, encoded); });
+              held[k] = std::move(encoded);
+              items[k].value = held[k];
+            }
+            ready[k] = true;
           });
         });
-  }
+      });
 }
 
 void array::set_attributes(const json::object& attributes) {

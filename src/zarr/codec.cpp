@@ -74,7 +74,7 @@ codec_item parse_codec_item(const json::value& item, std::string_view where) {
 }
 
 codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, std::string_view where,
-                         std::string_view document)
+                         std::string_view document, const encoding_options& encoding)
     : decoded_(decoded) {
   const std::string at(where);
   const auto* list = codecs.if_array();
@@ -93,7 +93,7 @@ codec_chain::codec_chain(const json::value& codecs, const chunk_spec& decoded, s
     }
     const auto* entry = find_codec(name);
     if (entry == nullptr) throw error(errc::unsupported, here + ".name: expected a supported codec, got \"" + name + "\"");
-    const codec_context ctx{*configuration, current, here, document};
+    const codec_context ctx{*configuration, current, here, document, encoding};
     // The sized types (raw bits, fixed_length_utf32, struct, optional) are opaque blobs of their
     // layout's size: only the codecs that move whole elements or know the layout take them
     // (docs/decisions.md 58, 71).

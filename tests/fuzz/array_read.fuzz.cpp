@@ -14,6 +14,12 @@
 #include <string_view>
 #include <vector>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.array;
+import zarr.parallel;
+import zarr.store.memory;
+import zarr.nd;
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include "fuzz.hpp"
+import zarr.codec.blosc;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const zarr::blosc_codec codec({"lz4", 5, zarr::blosc_shuffle::shuffle, 4, 0}, "fuzz");

@@ -6,6 +6,10 @@
 #include <cstdint>
 #include <vector>
 #include "fuzz.hpp"
+import zarr.dtype;
+import zarr.fill_value;
+import zarr.codec;
+import zarr.codec.bytes;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);

@@ -25,6 +25,10 @@
 #include <boost/json.hpp>
 #include "../../src/cli/cli.hpp"
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.array;
+import zarr.parallel;
+import zarr.store.filesystem;
 
 namespace fs = std::filesystem;
 

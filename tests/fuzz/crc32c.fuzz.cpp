@@ -4,6 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.codec.crc32c;
+import zarr.builder;
+import zarr.bytes;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const zarr::crc32c_codec codec("fuzz");

@@ -6,6 +6,10 @@
 #include <string>
 #include <boost/json.hpp>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.fill_value;
+import zarr.metadata;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);

@@ -15,7 +15,25 @@
 #include <string_view>
 #include <vector>
 #include <boost/json.hpp>
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.sized;
+import zarr.fill_value;
+import zarr.codec;
+import zarr.codec.conditional;
+import zarr.codec.bz2;
+import zarr.codec.checksum32;
+import zarr.codec.lz4;
+import zarr.codec.lzma;
+import zarr.codec.shuffle;
+import zarr.codec.zlib;
+import zarr.codec.zfp;
+import zarr.codec.n5_default;
+import zarr.codec.optional;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.bytes;
 
 namespace zarr_fuzz {
 

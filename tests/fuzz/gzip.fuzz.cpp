@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include "fuzz.hpp"
+import zarr.codec.gzip;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const zarr::gzip_codec codec({1}, "fuzz");

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include "fuzz.hpp"
+import zarr.store.http;
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 #include "fuzz.hpp"
+import zarr.error;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);

@@ -11,6 +11,8 @@
 #include "../../src/cli/cli.hpp"
 #include "../../src/cli/formats.hpp"
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);

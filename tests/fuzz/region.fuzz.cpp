@@ -7,6 +7,7 @@
 #include <vector>
 #include "../../src/cli/cli.hpp"
 #include "fuzz.hpp"
+import zarr.error;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);

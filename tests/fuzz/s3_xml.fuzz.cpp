@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.store.s3;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);

@@ -21,6 +21,24 @@
 #include "../../src/cli/cli.hpp"
 #include "../../src/cli/formats.hpp"
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.fill_value;
+import zarr.store;
+import zarr.codec;
+import zarr.codec.packbits;
+import zarr.codec.blosc;
+import zarr.codec.crc32c;
+import zarr.codec.gzip;
+import zarr.codec.zstd;
+import zarr.codec.zfp;
+import zarr.codec.numcodecs_zfpy;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.bytes;
+import zarr.nd;
 
 namespace fs = std::filesystem;
 namespace json = boost::json;

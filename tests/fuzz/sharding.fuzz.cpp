@@ -9,6 +9,14 @@
 #include <span>
 #include <vector>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.fill_value;
+import zarr.codec;
+import zarr.metadata;
+import zarr.builder;
+import zarr.bytes;
+import zarr.nd;
 
 namespace {
 

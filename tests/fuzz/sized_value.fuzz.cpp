@@ -14,6 +14,13 @@
 #include <vector>
 #include <boost/json.hpp>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.sized;
+import zarr.codec;
+import zarr.metadata;
+import zarr.builder;
+import zarr.bytes;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

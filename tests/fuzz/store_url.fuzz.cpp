@@ -13,6 +13,10 @@
 #include <string_view>
 #include "../../src/cli/cli.hpp"
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.parallel;
+import zarr.store.http;
+import zarr.store.s3;
 
 namespace {
 

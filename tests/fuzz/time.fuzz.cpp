@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <string>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.time;
 
 namespace {
 

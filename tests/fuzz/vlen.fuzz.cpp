@@ -11,6 +11,12 @@
 #include <vector>
 #include <boost/json.hpp>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.codec;
+import zarr.codec.vlen;
+import zarr.builder;
+import zarr.bytes;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);

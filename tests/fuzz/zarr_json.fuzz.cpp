@@ -8,6 +8,9 @@
 #include <string_view>
 #include <variant>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.codec;
+import zarr.metadata;
 
 namespace {
 

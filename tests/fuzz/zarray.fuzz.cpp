@@ -9,6 +9,10 @@
 #include <string_view>
 #include <boost/json/value.hpp>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.codec;
+import zarr.metadata;
+import zarr.metadata.v2;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

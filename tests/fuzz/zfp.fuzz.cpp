@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <vector>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.fill_value;
+import zarr.codec;
+import zarr.codec.zfp;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   zarr_fuzz::input in(data, size);

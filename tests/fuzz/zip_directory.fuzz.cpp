@@ -7,6 +7,10 @@
 #include <cstdint>
 #include <span>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.builder;
+import zarr.store.zip;
+import zarr.bytes;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::span<const std::byte> file(reinterpret_cast<const std::byte*>(data), size);

@@ -11,6 +11,15 @@
 #include <string_view>
 #include <variant>
 #include "fuzz.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.store;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.bytes;
+import zarr.nd;
 
 namespace {
 

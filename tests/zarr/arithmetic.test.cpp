@@ -7,7 +7,9 @@
 #include <limits>
 #include <string>
 #include "arithmetic/vectors.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
 
 using zarr::arith_op;
 using zarr::data_type;

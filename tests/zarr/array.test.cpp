@@ -10,7 +10,12 @@
 #include <vector>
 #include "../support.hpp"
 #include "array/model.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.array;
+import zarr.parallel;
+import zarr.store.memory;
+import zarr.nd;
 
 namespace json = boost::json;
 

@@ -11,6 +11,13 @@
 #include <thread>
 #include <vector>
 #include "../support.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.array;
+import zarr.builder;
+import zarr.async;
+import zarr.store.memory;
 
 BOOST_AUTO_TEST_SUITE(async_reads_and_writes)
 

@@ -13,7 +13,19 @@
 #include <string>
 #include <vector>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.fill_value;
+import zarr.codec;
+import zarr.codec.bytes;
+import zarr.codec.packbits;
+import zarr.codec.blosc;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.nd;
 
 namespace json = boost::json;
 using zarr::data_type;

@@ -6,7 +6,9 @@
 #include <span>
 #include <vector>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.builder;
+import zarr.bytes;
 
 namespace {
 

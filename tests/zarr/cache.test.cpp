@@ -10,7 +10,10 @@
 #include <thread>
 #include <vector>
 #include "store/contract.hpp"
-import zarr;
+import zarr.cache;
+import zarr.store.memory;
+import zarr.store.filesystem;
+import zarr.bytes;
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include <string>
 #include "../support.hpp"
 #include "cli/run.hpp"
+import zarr.metadata;
 
 namespace fs = std::filesystem;
 namespace json = boost::json;

@@ -16,7 +16,15 @@
 #include <vector>
 #include "array/corpus_json.hpp"
 #include "codec/codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.codec;
+import zarr.codec.gzip;
+import zarr.metadata;
+import zarr.builder;
+import zarr.parallel;
+import zarr.bytes;
+import zarr.nd;
 
 using namespace zarr_test;
 using zarr::data_type;

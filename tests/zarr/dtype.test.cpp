@@ -2,7 +2,9 @@
 #include <boost/json.hpp>
 #include <string>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.builder;
 
 namespace json = boost::json;
 

@@ -12,7 +12,14 @@
 #include <type_traits>
 #include <vector>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.element;
+import zarr.store;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
 
 using zarr::data_type;
 using zarr::errc;

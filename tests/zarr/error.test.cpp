@@ -1,7 +1,8 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.arithmetic;
 
 BOOST_AUTO_TEST_SUITE(error)
 

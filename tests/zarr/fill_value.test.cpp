@@ -17,7 +17,10 @@
 #include <string_view>
 #include <vector>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.sized;
+import zarr.fill_value;
 
 namespace json = boost::json;
 using zarr::data_type;

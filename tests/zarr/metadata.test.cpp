@@ -8,7 +8,11 @@
 #include <variant>
 #include <vector>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.metadata;
+import zarr.array;
+import zarr.store.memory;
 
 namespace json = boost::json;
 

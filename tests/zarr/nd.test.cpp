@@ -7,7 +7,8 @@
 #include <cstdint>
 #include <span>
 #include <vector>
-import zarr;
+import zarr.dtype;
+import zarr.nd;
 
 BOOST_AUTO_TEST_SUITE(nd)
 

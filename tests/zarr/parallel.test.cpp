@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 #include <vector>
-import zarr;
+import zarr.parallel;
 
 namespace {
 

@@ -12,7 +12,14 @@
 #include <string>
 #include <vector>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.sized;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.nd;
 
 namespace json = boost::json;
 using zarr::errc;

@@ -1,7 +1,9 @@
 #include <boost/test/unit_test.hpp>
 #include <string>
 #include "../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.store;
+import zarr.bytes;
 
 BOOST_AUTO_TEST_SUITE(store_keys)
 

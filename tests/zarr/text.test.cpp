@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 #include <vector>
-import zarr;
+import zarr.text;
 
 BOOST_AUTO_TEST_SUITE(text)
 

@@ -17,6 +17,18 @@
 #include <string>
 #include <vector>
 #include "../support.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.fill_value;
+import zarr.time;
+import zarr.codec;
+import zarr.codec.bytes;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.bytes;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <string>
 #include "cast_vectors.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
 
 using zarr::data_type;
 using namespace zarr_test;

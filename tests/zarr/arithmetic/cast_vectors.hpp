@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 #include "vectors.hpp"
+import zarr.dtype;
+import zarr.arithmetic;
 
 namespace zarr_test {
 

@@ -13,7 +13,10 @@
 #include <string>
 #include <vector>
 #include "vectors.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.arithmetic.kernels;
 
 using zarr::data_type;
 using namespace zarr_test;

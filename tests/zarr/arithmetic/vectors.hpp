@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 #include "../../support.hpp"
+import zarr.dtype;
+import zarr.arithmetic;
 
 namespace zarr_test {
 

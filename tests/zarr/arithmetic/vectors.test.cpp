@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <string>
 #include "vectors.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
 
 using zarr::data_type;
 using zarr::numeric_errc;

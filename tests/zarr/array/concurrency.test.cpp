@@ -20,7 +20,15 @@
 #include "../../support.hpp"
 #include "generations.hpp"
 #include "process.hpp"
-import zarr;
+import zarr.error;
+import zarr.store;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.store.filesystem;
+import zarr.bytes;
+import zarr.nd;
 
 namespace gen = zarr_test::generations;
 

@@ -18,7 +18,16 @@
 #include <variant>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.store;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.store.filesystem;
+import zarr.bytes;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

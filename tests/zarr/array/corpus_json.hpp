@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-import zarr;
+import zarr.dtype;
 
 namespace zarr_test {
 namespace json = boost::json;

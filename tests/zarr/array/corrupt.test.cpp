@@ -13,7 +13,15 @@
 #include <string_view>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.store;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.store.filesystem;
+import zarr.bytes;
+import zarr.nd;
 
 namespace json = boost::json;
 

@@ -16,7 +16,10 @@
 #include "../../support.hpp"
 #include "generations.hpp"
 #include "process.hpp"
-import zarr;
+import zarr.error;
+import zarr.store;
+import zarr.array;
+import zarr.store.filesystem;
 
 namespace fs = std::filesystem;
 namespace gen = zarr_test::generations;

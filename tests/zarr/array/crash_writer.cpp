@@ -27,7 +27,10 @@
 #include <vector>
 #include "generations.hpp"
 #include "many_writers.hpp"
-import zarr;
+import zarr.store;
+import zarr.array;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace gen = zarr_test::generations;
 

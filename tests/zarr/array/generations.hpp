@@ -9,7 +9,10 @@
 #include <span>
 #include <string>
 #include <vector>
-import zarr;
+import zarr.store;
+import zarr.metadata;
+import zarr.array;
+import zarr.nd;
 
 namespace zarr_test::generations {
 

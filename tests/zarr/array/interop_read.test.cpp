@@ -13,7 +13,11 @@
 #include <vector>
 #include "../../support.hpp"
 #include "corpus_json.hpp"
-import zarr;
+import zarr.dtype;
+import zarr.metadata;
+import zarr.array;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -16,7 +16,14 @@
 #include <vector>
 #include "../../support.hpp"
 #include "corpus_json.hpp"
-import zarr;
+import zarr.dtype;
+import zarr.store;
+import zarr.codec;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;
@@ -83,7 +90,7 @@ void pattern(zarr::data_type type, std::uint64_t i, std::byte* out) {
 // peer reads itself) where nothing was written.
 written write_array(const std::shared_ptr<zarr::store>& s, const std::string& path, zarr::data_type type,
                     std::vector<std::uint64_t> shape, std::vector<std::uint64_t> chunks, json::value codecs,
-                    json::value fill, bool sparse) {
+                    json::value fill, bool sparse, const zarr::array_options& options = {}) {
   json::array sj, cj;
   for (auto d : shape) sj.push_back(d);
   for (auto d : chunks) cj.push_back(d);
@@ -91,7 +98,7 @@ written write_array(const std::shared_ptr<zarr::store>& s, const std::string& pa
       {"zarr_format", 3}, {"node_type", "array"}, {"shape", sj}, {"data_type", zarr::to_json(type)},
       {"chunk_grid", {{"name", "regular"}, {"configuration", {{"chunk_shape", cj}}}}},
       {"chunk_key_encoding", {{"name", "default"}}}, {"fill_value", fill}, {"codecs", codecs}});
-  auto a = zarr::array::create(s, path, meta);
+  auto a = zarr::array::create(s, path, meta, false, options);
   const auto size = static_cast<std::size_t>(zarr::info(type).size);
   const auto all = zarr::region::all(a.shape());
   std::vector<std::byte> data(all.num_elements() * size);
@@ -175,6 +182,12 @@ BOOST_AUTO_TEST_CASE(zarrita_reads_what_we_write) {
                                    "codecs": [{"name": "transpose", "configuration": {"order": [1, 0]}}, {"name": "bytes", "configuration": {"endian": "big"}}, {"name": "gzip", "configuration": {"level": 1}}],
                                    "index_codecs": [{"name": "bytes", "configuration": {"endian": "big"}}], "index_location": "start"}}])"),
                                json::value("NaN"), true));
+  // Inner chunks in Morton order (a 4 x 5 grid of them per shard; the index says where each is).
+  arrays.push_back(write_array(s, "sharding/morton", data_type::int32, {12, 10}, {8, 10},
+                               codec(R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2, 2],
+                                   "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+                                   "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}])"),
+                               json::value(0), false, {.inner_chunk_order = zarr::chunk_order::morton}));
 
   const auto dump = fs::path(node_dir) / "read_with_zarrita.mjs";
   for (const auto& w : arrays) {

@@ -9,7 +9,10 @@
 #include <memory>
 #include <string>
 #include <string_view>
-import zarr;
+import zarr.store;
+import zarr.metadata;
+import zarr.store.filesystem;
+import zarr.store.s3;
 
 namespace zarr_test::many_writers {
 

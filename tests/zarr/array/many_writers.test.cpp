@@ -21,7 +21,12 @@
 #include "../store/servers.hpp"
 #include "many_writers.hpp"
 #include "process.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.store;
+import zarr.array;
+import zarr.store.s3;
+import zarr.nd;
 
 namespace mw = zarr_test::many_writers;
 using clock_type = std::chrono::steady_clock;

@@ -14,7 +14,15 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.dtype;
+import zarr.fill_value;
+import zarr.store;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace zarr_test {
 

@@ -17,7 +17,12 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.dtype;
+import zarr.store;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace fs = std::filesystem;
 

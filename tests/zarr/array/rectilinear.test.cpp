@@ -11,7 +11,12 @@
 #include <vector>
 #include "../../support.hpp"
 #include "model.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.metadata;
+import zarr.array;
+import zarr.store.memory;
+import zarr.nd;
 
 namespace json = boost::json;
 

@@ -1,6 +1,7 @@
 // Sharded arrays at the array level: reading one inner chunk (or part of one) asks the store
 // for the shard's index and the bytes of the inner chunks the region meets, nothing else
-// (Zarr v3 codecs/sharding_indexed "Partial decoding"), counted by a store that records each read.
+// (Zarr v3 codecs/sharding_indexed "Partial decoding"), counted by a store that records each read;
+// in Morton order, a box of inner chunks is fewer reads.
 #include <boost/test/unit_test.hpp>
 #include <boost/json.hpp>
 #include <cstdint>
@@ -14,7 +15,14 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.store;
+import zarr.codec;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.bytes;
+import zarr.nd;
 
 namespace json = boost::json;
 
@@ -177,6 +185,51 @@ BOOST_AUTO_TEST_CASE(an_inner_chunk_behind_elementwise_codecs_reads_only_the_ind
   BOOST_TEST(store->bytes_served == 16u * 16u + 4u + index[2 * 6 + 1]);
   for (std::size_t y = 0; y < 2; ++y)
     for (std::size_t x = 0; x < 3; ++x) BOOST_TEST(part[y * 3 + x] == all[(41 + y) * 64 + 17 + x]);
+}
+
+// Written with array_options::inner_chunk_order = morton, a shard stores its inner chunks in
+// Morton order (bits interleaved, the row's bit first at each level), so that a 2 x 2 box of
+// inner chunks is one byte range; in C order it is two, rows apart by more than the range
+// merge gap (each inner chunk is 64 KiB). The index keeps C order; the values read back.
+BOOST_AUTO_TEST_CASE(morton_order_keeps_a_box_of_inner_chunks_in_one_byte_range) {
+  const auto meta = zarr::array_metadata::parse(zarr::parse_json(R"({"zarr_format": 3, "node_type": "array",
+    "shape": [512, 512], "data_type": "uint32", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [512, 512]}},
+    "chunk_key_encoding": {"name": "default"}, "fill_value": 0,
+    "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [128, 128],
+      "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}],
+      "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, "crc32c"]}}]})"));
+  std::vector<std::uint32_t> all(512 * 512);
+  std::iota(all.begin(), all.end(), std::uint32_t{1});
+  const std::uint64_t inner_bytes = 128 * 128 * 4, index_bytes = 16 * 16 + 4;
+  const auto box = zarr::region{{0, 0}, {256, 256}};  // inner chunks (0, 0), (0, 1), (1, 0), (1, 1)
+  std::vector<std::uint32_t> expected;
+  for (std::size_t y = 0; y < 256; ++y)
+    for (std::size_t x = 0; x < 256; ++x) expected.push_back(all[y * 512 + x]);
+
+  // The Morton position of inner chunk k = 4 * row + column: row1 col1 row0 col0.
+  const auto morton = [](std::uint64_t k) {
+    const auto r = k / 4, c = k % 4;
+    return ((r >> 1 & 1) << 3) | ((c >> 1 & 1) << 2) | ((r & 1) << 1) | (c & 1);
+  };
+  for (const auto order : {zarr::chunk_order::morton, zarr::chunk_order::c}) {
+    BOOST_TEST_CONTEXT((order == zarr::chunk_order::morton ? "morton" : "c")) {
+      auto store = std::make_shared<counting_store>();
+      auto a = zarr::array::create(store, "m", meta, false, {.inner_chunk_order = order});
+      a.write<std::uint32_t>(zarr::region::all(a.shape()), all);
+      const auto index = index_of(*store->get("m/c/0/0"));
+      for (std::uint64_t k = 0; k < 16; ++k) {
+        BOOST_TEST(index[2 * k + 1] == inner_bytes);
+        const auto position = order == zarr::chunk_order::morton ? morton(k) : k;
+        BOOST_TEST(index[2 * k] == position * inner_bytes, "inner chunk " << k);
+      }
+      store->reset();
+      BOOST_TEST(a.read<std::uint32_t>(box) == expected, boost::test_tools::per_element());
+      BOOST_TEST(store->bytes_served == index_bytes + 4 * inner_bytes);
+      BOOST_TEST(store->reads.size() == (order == zarr::chunk_order::morton ? 2u : 3u));
+      // Opened again (in C order), it reads the same.
+      BOOST_TEST(zarr::array::open(store, "m").read<std::uint32_t>(zarr::region::all(a.shape())) == all);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

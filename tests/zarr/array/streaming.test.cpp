@@ -1,6 +1,7 @@
 // Reads and writes of many chunks through a store that keeps requests in flight
 // (store::io_concurrency above 1, docs/decisions.md 51): one store batch streams the whole
-// read, a window of chunks ahead of the decoding threads and no more, and a failure on either
+// read or write, a window of chunks ahead of the decoding (or behind the encoding) threads
+// and no more, and a failure on either
 // side stops the other. The store here is a stand-in over memory whose batches behave like an
 // object store's, so that the window can be watched; tests/zarr/store/s3.test.cpp has the real one.
 #include <boost/test/unit_test.hpp>
@@ -18,7 +19,15 @@
 #include <thread>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.store;
+import zarr.array;
+import zarr.builder;
+import zarr.parallel;
+import zarr.store.memory;
+import zarr.bytes;
+import zarr.nd;
 
 namespace {
 
@@ -57,6 +66,33 @@ class window_store final : public zarr::store {
       if (items[i].key == failing_key)
         throw zarr::error(zarr::errc::io, "window_store, key \"" + items[i].key + "\": expected an answer, got none");
       items[i].found = inner.get_into(items[i].key, items[i].value);
+      if (done) done(i);
+    }
+  }
+
+  // Stores nothing until the encoding side has stopped getting ahead (nothing more ready for
+  // 50 ms), noting how many items were ready then; then stores them in order.
+  std::optional<std::size_t> ready_while_held;
+  void set_many(std::span<const set_item> items, const item_done& done, const item_ready& ready) override {
+    ++batches;
+    if (ready) {
+      std::size_t count = 0;
+      for (int quiet = 0, tries = 0; quiet < 50 && tries < 5000; ++tries) {
+        std::size_t now = 0;
+        while (now < items.size() && ready(now)) ++now;
+        quiet = now == count ? quiet + 1 : 0;
+        count = now;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      ready_while_held = count;
+    }
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      while (ready && !ready(i)) std::this_thread::sleep_for(std::chrono::microseconds(200));
+      ++started;
+      if (items[i].erase)
+        inner.erase(items[i].key);
+      else
+        inner.set(items[i].key, items[i].value);
       if (done) done(i);
     }
   }
@@ -128,6 +164,19 @@ BOOST_AUTO_TEST_CASE(a_read_is_one_batch_that_keeps_a_window_of_chunks_ahead_of_
   // A window of 16 from the chunks decoded: none yet, or the first.
   BOOST_TEST(s->first_held_back.load() >= 16u);
   BOOST_TEST(s->first_held_back.load() <= 17u);
+}
+
+// A write streams as a read does: one batch for the whole write (not one per window), the
+// encoding thread at most a window of chunks (16 with 4 in flight) ahead of those stored.
+BOOST_AUTO_TEST_CASE(a_write_is_one_batch_that_encodes_a_window_of_chunks_ahead_of_storing) {
+  const one_thread threads;
+  const auto s = std::make_shared<window_store>(4);
+  const auto values = iota_values(128 * 128);
+  const auto a = sixty_four_chunks(s, values);
+  BOOST_TEST(s->batches.load() == 1u);
+  BOOST_TEST(s->started.load() == 64u);
+  BOOST_TEST(s->ready_while_held.value_or(0) == 16u);
+  BOOST_TEST(a.read<std::uint16_t>(zarr::region::all(a.shape())) == values, boost::test_tools::per_element());
 }
 
 // A chunk that fails to decode stops the fetching (no more chunks are started than the window

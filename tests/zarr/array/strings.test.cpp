@@ -16,7 +16,18 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.text;
+import zarr.store;
+import zarr.codec;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.store.filesystem;
+import zarr.bytes;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -11,7 +11,15 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.text;
+import zarr.codec;
+import zarr.metadata;
+import zarr.array;
+import zarr.store.memory;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -20,7 +20,13 @@
 #include <sys/wait.h>
 #include "../../support.hpp"
 #include "../../v2_fixture.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.metadata;
+import zarr.array;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -12,7 +12,11 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.array;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace json = boost::json;
 

@@ -10,7 +10,13 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.store;
+import zarr.metadata;
+import zarr.array;
+import zarr.parallel;
+import zarr.store.memory;
+import zarr.nd;
 
 namespace {
 

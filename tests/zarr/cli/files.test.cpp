@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 #include "../../support.hpp"
 #include "run.hpp"
@@ -223,6 +224,36 @@ BOOST_AUTO_TEST_CASE(cache_bytes_option_gives_the_same_bytes) {
     BOOST_TEST(r.err.find("--cache-bytes") != std::string::npos, r.err);
   }
   BOOST_TEST(zarr3("help").out.find("--cache-bytes N") != std::string::npos);
+}
+
+// --inner-chunk-order morton: a 4 x 4 uint8 shard of 1 x 1 inner chunks holds the values 1..16
+// in Morton order (row bit 1, column bit 1, row bit 0, column bit 0), then its index; c, the
+// default, in C order; both read back the same. Anything else is a usage error.
+BOOST_AUTO_TEST_CASE(inner_chunk_order_option_lays_out_the_shards) {
+  const auto dir = zarr_test::scratch_dir();
+  zarr_test::spit(dir / "meta.json",
+                  R"({"zarr_format":3,"node_type":"array","shape":[4,4],"data_type":"uint8","fill_value":0,)"
+                  R"("chunk_grid":{"name":"regular","configuration":{"chunk_shape":[4,4]}},)"
+                  R"("chunk_key_encoding":{"name":"default"},"codecs":[{"name":"sharding_indexed","configuration":)"
+                  R"({"chunk_shape":[1,1],"codecs":[{"name":"bytes"}],"index_codecs":[{"name":"bytes","configuration":{"endian":"little"}}]}}]})");
+  std::string values;
+  for (char v = 1; v <= 16; ++v) values.push_back(v);
+  zarr_test::spit(dir / "in.raw", values);
+  const std::string morton = {1, 2, 5, 6, 3, 4, 7, 8, 9, 10, 13, 14, 11, 12, 15, 16};
+  for (const auto& [flag, expected] : {std::pair{""s, values}, std::pair{" --inner-chunk-order c"s, values},
+                                       std::pair{" --inner-chunk-order morton"s, morton}}) {
+    BOOST_TEST_CONTEXT(flag) {
+      const auto store = dir / ("s" + std::to_string(flag.size()) + ".zarr");
+      BOOST_TEST_REQUIRE(zarr3("create " + q(store) + " --metadata " + q(dir / "meta.json")).status == 0);
+      const auto w = zarr3("write " + q(store) + " --input " + q(dir / "in.raw") + " --format raw" + flag);
+      BOOST_TEST_REQUIRE(w.status == 0, w.err);
+      BOOST_TEST(zarr_test::slurp(store / "c" / "0" / "0").substr(0, 16) == expected);
+      BOOST_TEST((zarr3("read " + q(store) + " --format raw").out == values));
+    }
+  }
+  const auto r = zarr3("write " + q(dir / "s0.zarr") + " --input " + q(dir / "in.raw") + " --format raw --inner-chunk-order z");
+  BOOST_TEST(r.status == 2);
+  BOOST_TEST(r.err.find("--inner-chunk-order: expected c or morton") != std::string::npos, r.err);
 }
 
 // NumPy's .npy files of datetime64 and timedelta64 (tests/interop/numpy_datetime.py: units,

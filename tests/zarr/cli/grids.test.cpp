@@ -15,6 +15,9 @@
 #include <vector>
 #include "../../support.hpp"
 #include "run.hpp"
+import zarr.array;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace fs = std::filesystem;
 using zarr_test::q;

@@ -9,6 +9,9 @@
 #include <string>
 #include "../../support.hpp"
 #include "run.hpp"
+import zarr.dtype;
+import zarr.fill_value;
+import zarr.metadata;
 
 namespace fs = std::filesystem;
 namespace json = boost::json;

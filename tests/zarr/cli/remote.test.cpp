@@ -11,6 +11,11 @@
 #include "../../support.hpp"
 #include "../store/servers.hpp"
 #include "run.hpp"
+import zarr.dtype;
+import zarr.array;
+import zarr.store.filesystem;
+import zarr.store.s3;
+import zarr.nd;
 
 namespace fs = std::filesystem;
 using zarr_test::q;

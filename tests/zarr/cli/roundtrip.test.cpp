@@ -14,6 +14,9 @@
 #include <vector>
 #include "../../support.hpp"
 #include "run.hpp"
+import zarr.dtype;
+import zarr.text;
+import zarr.fill_value;
 
 namespace fs = std::filesystem;
 using zarr_test::q;

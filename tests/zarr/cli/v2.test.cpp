@@ -11,6 +11,13 @@
 #include <vector>
 #include "../../support.hpp"
 #include "run.hpp"
+import zarr.dtype;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.store.zip;
+import zarr.nd;
 
 namespace fs = std::filesystem;
 using zarr_test::q;

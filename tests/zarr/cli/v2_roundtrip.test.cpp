@@ -19,6 +19,10 @@
 #include "../../v2_fixture.hpp"
 #include "../array/corpus_json.hpp"
 #include "run.hpp"
+import zarr.dtype;
+import zarr.metadata;
+import zarr.array;
+import zarr.store.filesystem;
 
 namespace fs = std::filesystem;
 namespace json = boost::json;

@@ -11,6 +11,11 @@
 #include <string_view>
 #include <vector>
 #include "../../support.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.codec;
+import zarr.builder;
+import zarr.bytes;
 
 namespace zarr_test {
 

@@ -13,6 +13,17 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.element;
+import zarr.fill_value;
+import zarr.codec;
+import zarr.codec.bytes;
+import zarr.metadata;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.nd;
 
 using zarr::data_type;
 using zarr::errc;

@@ -14,6 +14,15 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.fill_value;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.nd;
 
 using zarr::data_type;
 using zarr::errc;

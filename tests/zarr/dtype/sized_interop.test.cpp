@@ -21,7 +21,11 @@
 #include <system_error>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.dtype;
+import zarr.metadata;
+import zarr.array;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -12,7 +12,15 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.store;
+import zarr.codec.gzip;
+import zarr.metadata;
+import zarr.metadata.v2;
+import zarr.array;
+import zarr.store.memory;
+import zarr.nd;
 
 namespace json = boost::json;
 

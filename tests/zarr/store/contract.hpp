@@ -10,7 +10,10 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.store;
+import zarr.builder;
+import zarr.bytes;
 
 namespace zarr_test {
 

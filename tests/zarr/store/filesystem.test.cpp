@@ -16,7 +16,14 @@
 #include <string_view>
 #include <vector>
 #include "contract.hpp"
-import zarr;
+import zarr.error;
+import zarr.store;
+import zarr.cache;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.bytes;
 
 namespace fs = std::filesystem;
 

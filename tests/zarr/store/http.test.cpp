@@ -10,7 +10,14 @@
 #include <vector>
 #include "contract.hpp"
 #include "servers.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.store.http;
+import zarr.bytes;
+import zarr.nd;
 
 namespace {
 

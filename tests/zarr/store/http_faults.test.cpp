@@ -16,7 +16,11 @@
 #include <thread>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.builder;
+import zarr.store.http;
+import zarr.store.s3;
+import zarr.bytes;
 
 namespace {
 

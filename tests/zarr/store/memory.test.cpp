@@ -1,6 +1,6 @@
 #include <boost/test/unit_test.hpp>
 #include "contract.hpp"
-import zarr;
+import zarr.store.memory;
 
 BOOST_AUTO_TEST_SUITE(memory_store)
 

@@ -14,7 +14,16 @@
 #include "../array/model.hpp"
 #include "contract.hpp"
 #include "servers.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.store;
+import zarr.cache;
+import zarr.array;
+import zarr.builder;
+import zarr.parallel;
+import zarr.store.s3;
+import zarr.bytes;
+import zarr.nd;
 
 namespace {
 

@@ -12,7 +12,12 @@
 #include <thread>
 #include <vector>
 #include "servers.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.array;
+import zarr.builder;
+import zarr.store.s3;
+import zarr.nd;
 
 namespace {
 

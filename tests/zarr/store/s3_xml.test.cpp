@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 #include "../../support.hpp"
-import zarr;
+import zarr.error;
+import zarr.store.http;
+import zarr.store.s3;
 
 BOOST_AUTO_TEST_SUITE(s3_xml)
 

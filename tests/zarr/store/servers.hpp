@@ -13,7 +13,7 @@
 #include <string>
 #include <unistd.h>
 #include "../../support.hpp"
-import zarr;
+import zarr.store.s3;
 
 namespace zarr_test {
 

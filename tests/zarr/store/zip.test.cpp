@@ -20,7 +20,17 @@
 #include "../../support.hpp"
 #include "contract.hpp"
 #include "servers.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.store;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.store.s3;
+import zarr.store.zip;
+import zarr.bytes;
+import zarr.nd;
 
 namespace fs = std::filesystem;
 namespace json = boost::json;

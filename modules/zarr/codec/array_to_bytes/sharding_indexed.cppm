@@ -32,7 +32,7 @@ struct sharding_configuration {
 class sharding_indexed_codec final : public array_to_bytes_codec {
  public:
   sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded, const std::string& where,
-                         std::string_view document = {});
+                         std::string_view document = {}, const encoding_options& encoding = {});
 
   [[nodiscard]] std::string_view name() const noexcept override { return "sharding_indexed"; }
   [[nodiscard]] boost::json::value to_json() const override;
@@ -54,7 +54,7 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] std::uint64_t index_size() const noexcept { return index_size_; }
 
  protected:
-  // Inner chunks encoded in parallel, then laid out in C order.
+  // Inner chunks encoded in parallel, then laid out in C order (or encoding_options' order).
   void do_encode_into(std::span<const std::byte> shard, bytes& out) const override;
   // Inner chunks decoded in parallel, each straight into its place; only absent ones filled.
   void do_decode_into(std::span<const std::byte> encoded, std::span<std::byte> out) const override;
@@ -75,7 +75,8 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] std::vector<std::uint64_t> origin_of(std::uint64_t k) const;
   // The C-order index in the shard of each element of inner chunk `k`, in the inner chunk's C order.
   [[nodiscard]] std::vector<std::uint64_t> elements_of(std::uint64_t k) const;
-  // The shard: the index and the `present` inner chunks of `encoded`, in C order, into `out`.
+  // The shard: the index and the `present` inner chunks of `encoded` (C order), stored in
+  // C order or stored_order_, into `out`.
   void lay_out(const std::vector<bytes>& encoded, const std::vector<char>& present, bytes& out) const;
   // The stored shard's index, its size checked.
   [[nodiscard]] std::vector<std::uint64_t> stored_index(std::span<const std::byte> encoded) const;
@@ -91,6 +92,8 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   std::unique_ptr<codec_chain> inner_;
   std::unique_ptr<codec_chain> index_;
   std::uint64_t index_size_ = 0;
+  // The inner chunks (C-order numbers) in the order they are stored; empty: C order.
+  std::vector<std::uint64_t> stored_order_;
   // Names the decoded indexes this codec leaves with a stored shard (chunk_reader::derived).
   derivation_owner decoded_index_;
 };

@@ -1,6 +1,7 @@
 // sharding_indexed: the binary shard format of Zarr v3 codecs/sharding_indexed "Binary shard
-// format". Inner chunks are written in C order; those holding only the fill value are
-// left out (offset = nbytes = 2^64 - 1).
+// format". Inner chunks are written in C order, or in Morton order when the writer asks
+// (encoding_options: the spec leaves their placement free, the index says where each is);
+// those holding only the fill value are left out (offset = nbytes = 2^64 - 1).
 module;
 #include <algorithm>
 #include <bit>
@@ -40,6 +41,37 @@ std::vector<std::uint64_t> parse_chunk_shape(const json::value* shape, const std
   return out;
 }
 
+// Whether the highest set bit of x is below that of y.
+bool below_in_top_bit(std::uint64_t x, std::uint64_t y) { return x < y && x < (x ^ y); }
+
+// The inner chunks 0..count-1 (C order of a grid of `extent`) in Morton order: two positions
+// compare in the dimension whose coordinates differ in the highest bit, dimension 0 first
+// among equals, which is the order of their interleaved bits, at any number of bits.
+std::vector<std::uint64_t> morton_order(std::span<const std::uint64_t> extent, std::uint64_t count) {
+  const auto rank = extent.size();
+  std::vector<std::uint64_t> coords(static_cast<std::size_t>(count) * rank);
+  for (std::uint64_t k = 0; k < count; ++k)
+    for (std::size_t i = rank, rest = static_cast<std::size_t>(k); i-- > 0;) {
+      coords[static_cast<std::size_t>(k) * rank + i] = rest % extent[i];
+      rest /= static_cast<std::size_t>(extent[i]);
+    }
+  std::vector<std::uint64_t> order(static_cast<std::size_t>(count));
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::uint64_t a, std::uint64_t b) {
+    const auto* x = &coords[static_cast<std::size_t>(a) * rank];
+    const auto* y = &coords[static_cast<std::size_t>(b) * rank];
+    std::size_t top = 0;
+    std::uint64_t top_bits = 0;
+    for (std::size_t i = 0; i < rank; ++i)
+      if (below_in_top_bit(top_bits, x[i] ^ y[i])) {
+        top = i;
+        top_bits = x[i] ^ y[i];
+      }
+    return x[top] < y[top];
+  });
+  return order;
+}
+
 }  // namespace
 
 sharding_configuration sharding_configuration::parse(const codec_context& ctx) {
@@ -67,7 +99,8 @@ json::value sharding_configuration::to_json() const {
 }
 
 sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded,
-                                               const std::string& where, std::string_view document)
+                                               const std::string& where, std::string_view document,
+                                               const encoding_options& encoding)
     : array_to_bytes_codec(where), config_(config), shard_(decoded) {
   const auto at = where + ".configuration.";
   if (config.chunk_shape.size() != decoded.shape.size())
@@ -86,7 +119,8 @@ sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& con
   }
   inner_ = std::make_unique<codec_chain>(config.codecs,
                                          chunk_spec{config.chunk_shape, decoded.type, decoded.fill, decoded.layout, decoded.fill_string},
-                                         at + "codecs", document);
+                                         at + "codecs", document, encoding);
+  if (encoding.inner_chunk_order == chunk_order::morton) stored_order_ = morton_order(chunks_per_shard_, inner_count_);
   auto index_shape = chunks_per_shard_;
   index_shape.push_back(2);
   index_ = std::make_unique<codec_chain>(config.index_codecs,
@@ -111,7 +145,7 @@ void sharding_indexed_codec::do_encode_into(std::span<const std::byte> shard, by
   const auto& inner_shape = config_.chunk_shape;
   const std::uint64_t inner_bytes = chunk_spec{inner_shape, shard_.type, shard_.fill, shard_.layout}.byte_size();
   // Inner chunks are encoded in parallel (when this shard is not itself one of several
-  // being encoded in parallel), then laid out in C order.
+  // being encoded in parallel), then laid out (lay_out).
   const thread_buffer<struct encoded_inner_chunks_tag, std::vector<bytes>> encoded_inner_chunks;
   auto& encoded = *encoded_inner_chunks;
   encoded.resize(static_cast<std::size_t>(inner_count_));
@@ -138,7 +172,9 @@ void sharding_indexed_codec::lay_out(const std::vector<bytes>& encoded, const st
   // Offsets count from the start of the shard: past the index when it comes first.
   std::vector<std::uint64_t> index(inner_count_ * 2, empty_entry);
   std::uint64_t offset = config_.index_at_end ? 0 : index_size_;
-  for (std::size_t k = 0; k < encoded.size(); ++k) {
+  const auto stored_at = [&](std::size_t n) { return stored_order_.empty() ? n : static_cast<std::size_t>(stored_order_[n]); };
+  for (std::size_t n = 0; n < encoded.size(); ++n) {
+    const auto k = stored_at(n);
     if (present[k] == 0) continue;
     index[2 * k] = offset;
     index[2 * k + 1] = encoded[k].size();
@@ -150,8 +186,8 @@ void sharding_indexed_codec::lay_out(const std::vector<bytes>& encoded, const st
   out.resize(static_cast<std::size_t>(offset + (config_.index_at_end ? index_size_ : 0)));
   std::byte* p = out.data();
   if (!config_.index_at_end) p = std::copy(encoded_index.begin(), encoded_index.end(), p);
-  for (std::size_t k = 0; k < encoded.size(); ++k)
-    if (present[k] != 0) p = std::copy(encoded[k].begin(), encoded[k].end(), p);
+  for (std::size_t n = 0; n < encoded.size(); ++n)
+    if (const auto k = stored_at(n); present[k] != 0) p = std::copy(encoded[k].begin(), encoded[k].end(), p);
   if (config_.index_at_end) std::copy(encoded_index.begin(), encoded_index.end(), p);
 }
 
@@ -414,7 +450,8 @@ std::uint64_t sharding_indexed_codec::max_encoded_size() const noexcept {
 }
 
 std::unique_ptr<array_to_bytes_codec> make_sharding_indexed_codec(const codec_context& ctx) {
-  return std::make_unique<sharding_indexed_codec>(sharding_configuration::parse(ctx), ctx.decoded, ctx.where, ctx.document);
+  return std::make_unique<sharding_indexed_codec>(sharding_configuration::parse(ctx), ctx.decoded, ctx.where, ctx.document,
+                                                  ctx.encoding);
 }
 
 }  // namespace zarr

@@ -14,7 +14,10 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.builder;
+import zarr.bytes;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -25,7 +25,17 @@
 #include <sanitizer/asan_interface.h>
 #endif
 #endif
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.arithmetic.kernels;
+import zarr.codec;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.store.filesystem;
+import zarr.bytes;
 
 using namespace zarr_test;
 using zarr::data_type;

@@ -9,7 +9,12 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.metadata;
+import zarr.array;
+import zarr.store.memory;
+import zarr.nd;
 
 using zarr_test::chain;
 using zarr_test::spec;

@@ -16,7 +16,18 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.arithmetic;
+import zarr.arithmetic.kernels;
+import zarr.fill_value;
+import zarr.codec;
+import zarr.codec.fixedscaleoffset;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.bytes;
 
 using namespace zarr_test;
 using zarr::data_type;

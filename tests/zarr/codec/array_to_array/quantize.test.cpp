@@ -17,6 +17,11 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
+import zarr.dtype;
+import zarr.codec.quantize;
+import zarr.metadata;
+import zarr.builder;
+import zarr.bytes;
 
 namespace fs = std::filesystem;
 namespace json = boost::json;

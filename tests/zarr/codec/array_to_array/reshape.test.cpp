@@ -9,7 +9,15 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.codec.reshape;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.bytes;
+import zarr.nd;
 
 using namespace zarr_test;
 using zarr::data_type;

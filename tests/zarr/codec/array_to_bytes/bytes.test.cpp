@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.builder;
+import zarr.bytes;
 
 using namespace zarr_test;
 using zarr::data_type;

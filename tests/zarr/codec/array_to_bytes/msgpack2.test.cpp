@@ -6,7 +6,11 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.codec;
+import zarr.builder;
+import zarr.bytes;
 
 using zarr_test::chain;
 using zarr_test::from_hex;

@@ -14,7 +14,11 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.array;
+import zarr.store.filesystem;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
 
 namespace json = boost::json;
 using zarr_test::bytes_chain;

@@ -19,7 +19,15 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.sized;
+import zarr.codec;
+import zarr.array;
+import zarr.builder;
+import zarr.store.filesystem;
+import zarr.bytes;
+import zarr.nd;
 
 namespace json = boost::json;
 namespace fs = std::filesystem;

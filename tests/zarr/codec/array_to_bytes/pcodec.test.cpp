@@ -6,7 +6,10 @@
 #include <span>
 #include <string>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.array;
+import zarr.store.memory;
 
 using zarr_test::chain;
 using zarr_test::spec;

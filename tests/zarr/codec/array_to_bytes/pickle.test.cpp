@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
 
 using zarr_test::chain;
 using zarr_test::spec;

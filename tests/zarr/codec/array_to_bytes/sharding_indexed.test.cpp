@@ -10,7 +10,13 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.codec;
+import zarr.codec.gzip;
+import zarr.builder;
+import zarr.bytes;
+import zarr.nd;
 
 using namespace zarr_test;
 using zarr::data_type;

@@ -13,7 +13,14 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.codec;
+import zarr.metadata;
+import zarr.array;
+import zarr.builder;
+import zarr.store.memory;
+import zarr.bytes;
 
 using namespace zarr_test;
 using zarr::data_type;

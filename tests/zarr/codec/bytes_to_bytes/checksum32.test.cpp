@@ -7,7 +7,10 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.codec.checksum32;
+import zarr.metadata;
+import zarr.metadata.v2;
 
 namespace json = boost::json;
 using zarr_test::bytes_chain;

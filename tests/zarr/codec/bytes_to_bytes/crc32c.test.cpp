@@ -6,7 +6,11 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.codec.crc32c;
+import zarr.builder;
+import zarr.bytes;
 
 using namespace zarr_test;
 using zarr::crc32c_method;

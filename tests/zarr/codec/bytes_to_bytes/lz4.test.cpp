@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
 
 namespace json = boost::json;
 using zarr_test::bytes_chain;

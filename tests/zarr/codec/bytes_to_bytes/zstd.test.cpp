@@ -6,7 +6,9 @@
 #include <string>
 #include <vector>
 #include "../codec_test.hpp"
-import zarr;
+import zarr.error;
+import zarr.dtype;
+import zarr.codec.zstd;
 
 using namespace zarr_test;
 using zarr::data_type;
