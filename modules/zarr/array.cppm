@@ -3,6 +3,7 @@
 // Missing chunks read as the fill value; chunks that are all fill value are not stored
 // (docs/decisions.md 25).
 module;
+#include <chrono>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -48,6 +49,13 @@ struct write_options {
   progress_callback progress = nullptr;
 };
 
+// Which chunks a cache holds are read from the store again instead of served from memory
+// (array_options::recheck_cached_chunks).
+enum class recheck_cached {
+  at_open,  // those read before the array was opened: an open sees what others wrote before it
+  never,    // none: for data that only this process changes, or nobody
+};
+
 // How an array is opened or created. A partial write (a region covering a chunk or shard in
 // part) is a read-modify-write of the stored chunk through store::update: atomic on the
 // filesystem and memory stores and on S3 servers that honour conditional writes. Elsewhere
@@ -63,6 +71,19 @@ struct array_options {
   // from; may be shared by many arrays (`std::make_shared<zarr::cache>(256 << 20)`). Without
   // one, a read of part of a shard reads its index every time (docs/decisions.md 69).
   std::shared_ptr<zarr::cache> cache = nullptr;
+  // Also keeps the chunks this array reads, decoded, in `cache` (chunks of at most an eighth
+  // of its bound), so that a region read again, or one that shares chunks with a region read
+  // before (the windows of a map viewer), costs no request and no decoding. Such a chunk is
+  // read whole, a shard too. Writes through any array that shares the cache drop what they
+  // change; what other processes write is seen as `recheck_cached_chunks` says
+  // (docs/decisions.md 78).
+  bool cache_chunks = false;
+  recheck_cached recheck_cached_chunks = recheck_cached::at_open;
+  // With cache_chunks: a read that must fetch chunks also fetches, in the same batch, the
+  // chunks up to this many chunks around its region that the cache does not hold (at most a
+  // quarter of the cache), so that the next window of a viewer that pans finds them. More
+  // requests and bytes, no more round trips.
+  std::uint64_t read_ahead_chunks = 0;
   // The order of inner chunks in the shards this array writes (codec_chain's encoding_options):
   // Morton order keeps a box of neighbouring inner chunks in few byte ranges, so that a
   // remote read of it takes fewer requests. Any reader reads either.
@@ -233,6 +254,11 @@ class array {
   // Reads and writes through a store that keeps many requests in flight (store::io_concurrency):
   // the chunks of a region go in batches (store::get_many, set_many) while the threads of
   // zarr::concurrency() decode and encode. `chunk_done` is called after each chunk.
+  [[nodiscard]] bool caches_chunks() const noexcept;
+  void read_cached(std::span<const cell_part> parts, const array_view& out, const std::function<void()>& chunk_done) const;
+  [[nodiscard]] std::vector<cell_part> chunks_around(std::span<const cell_part> parts, std::uint64_t reach) const;
+  // Drops the decoded chunk at `key` from the cache (it is written, or being written).
+  void forget_cached(const std::string& key) const;
   void read_batched(std::span<const cell_part> parts, const array_view& out,
                     const std::function<void()>& chunk_done) const;
   void write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,
@@ -246,6 +272,10 @@ class array {
   std::shared_ptr<const codec_chain> chain_;
   // With a rectilinear grid: a chain per chunk shape, all resolved when the array is opened.
   std::map<std::vector<std::uint64_t>, std::shared_ptr<const codec_chain>> chains_;
+  // With cache_chunks: what a cached chunk must have been decoded for (path, data type, fill
+  // value, chunk grid, codecs), and when the array was opened.
+  std::string chunk_fingerprint_;
+  std::chrono::steady_clock::time_point opened_at_;
 };
 
 class group {

@@ -1,6 +1,7 @@
-// zarr.cache: what codecs derive from stored values (a shard's decoded index), kept between
-// reads in a cache bounded in bytes and shared by the arrays opened with it, each entry with
-// the version of the value it was read from (docs/decisions.md 69). Stores hold bytes only.
+// zarr.cache: what codecs derive from stored values (a shard's decoded index) and, where an
+// array asks for it, decoded chunks, kept between reads in a cache bounded in bytes and shared
+// by the arrays opened with it; each entry with the version of the value it was read from
+// (docs/decisions.md 69, 78). Stores hold bytes only.
 module;
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +44,17 @@ class cache {
   // Forgets the entry (its value changed).
   void drop(std::uint64_t store, std::string_view key, std::uint64_t owner);
 
+  // For entries that carry no version (decoded chunks): a writer calls forget_written after
+  // it changed the key, and a reader that took epoch() before it read keeps what it read only
+  // through put_unless_written, which refuses once any key was forgotten since. A read that
+  // raced a write is then never kept: either its put comes first and the write's forget
+  // drops it, or the forget comes first and the put is refused.
+  [[nodiscard]] std::uint64_t epoch() const;
+  void forget_written(std::uint64_t store, std::string_view key, std::uint64_t owner);
+  // put(), unless forget_written was called since epoch() was `since`; false then.
+  bool put_unless_written(std::uint64_t store, std::string_view key, std::uint64_t owner, entry e, std::size_t size,
+                          std::uint64_t since);
+
   struct statistics {
     std::uint64_t hits = 0, misses = 0;
     std::uint64_t stale = 0;  // entries found changed and dropped
@@ -62,6 +74,9 @@ class cache {
   std::list<item> order_;  // most recently used first
   std::unordered_map<std::string, std::list<item>::iterator> items_;
   statistics stats_;
+  std::uint64_t epoch_ = 0;  // forget_written calls
+
+  void put_locked(std::string id, entry e, std::size_t size);
 };
 
 // A stored chunk as the codecs read it from a store: whole into their buffer, or in byte

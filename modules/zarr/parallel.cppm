@@ -7,8 +7,6 @@ module;
 #include <exception>
 #include <memory>
 #include <mutex>
-#include <thread>
-#include <vector>
 export module zarr.parallel;
 
 export namespace zarr {
@@ -22,12 +20,19 @@ namespace detail {
 // True on a thread that is already working for parallel_for: nested calls then run
 // serially, so that the limit holds for the whole process.
 bool& inside_parallel_for() noexcept;
+// Runs work(context, 0) on the caller's thread and offers work(context, t), t in
+// [1, threads), to the process's worker threads; returns once the caller's call has
+// returned and every offered call that started has returned (one not started by then never
+// starts, so work(context, 0) must be able to do everything alone). The workers stay from
+// one call to the next, and with them what they keep (thread_buffer); at most
+// concurrency() - 1 of them, shared by every caller.
+void run_with_workers(std::size_t threads, void (*work)(void* context, std::size_t first), void* context);
 }  // namespace detail
 
-// Calls f(i) for every i in [0, n), on up to concurrency() threads (the caller's
-// included). Each thread starts on its own contiguous share of [0, n), in order, then
-// helps with the others' rest: neighbouring pieces (chunks side by side, which share the
-// output's pages) stay on one thread. Each thread holds one piece at a time, so memory
+// Calls f(i) for every i in [0, n), on up to concurrency() threads (the caller's and the
+// process's workers). Each thread starts on its own contiguous share of [0, n), in order,
+// then helps with the others' rest: neighbouring pieces (chunks side by side, which share
+// the output's pages) stay on one thread. Each thread holds one piece at a time, so memory
 // stays bounded. If calls throw, the others stop being started and the exception of the
 // smallest i is rethrown.
 template <class F>
@@ -72,12 +77,9 @@ void parallel_for(std::size_t n, F&& f) {
     }
     detail::inside_parallel_for() = false;
   };
-  {
-    std::vector<std::jthread> pool;
-    pool.reserve(threads - 1);
-    for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
-    work(0);
-  }
+  detail::run_with_workers(
+      threads, [](void* context, std::size_t first) { (*static_cast<decltype(work)*>(context))(first); },
+      const_cast<void*>(static_cast<const void*>(&work)));
   if (failure) std::rethrow_exception(failure);
 }
 

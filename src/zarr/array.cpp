@@ -4,6 +4,7 @@ module;
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -205,6 +206,14 @@ array::array(std::shared_ptr<store> s, std::string path, array_metadata meta, co
                                                    meta_.source, encoding);
     }
     if (meta_.zarr_format == 2) meta_.codecs = chain_->to_json();  // canonical: numcodecs.blosc as blosc
+    if (options_.cache_chunks) {
+      auto decoded_for = meta_.to_json();
+      decoded_for.erase("attributes");
+      decoded_for.erase("shape");  // a resize changes no chunk it leaves (and drops those it changes)
+      decoded_for["codecs"] = chain_->to_json();
+      chunk_fingerprint_ = path_ + "\n" + json::serialize(decoded_for);
+    }
+    opened_at_ = std::chrono::steady_clock::now();
   } catch (const error& e) {
     throw error(e.code(), "array " + node_name_for_errors(path_) + ": " + e.what());
   }
@@ -221,8 +230,10 @@ array array::create(std::shared_ptr<store> s, std::string_view path, const array
     throw error(errc::already_exists, "node " + node_name_for_errors(path) + ": expected no node, got an existing one");
   if (overwrite) {  // in one batch: many DELETEs in flight where the store can
     std::vector<store::set_item> erased;
-    for (auto& key : a.store_->list(node_prefix(path))) erased.push_back({.key = std::move(key), .value = {}, .erase = true});
+    std::vector<std::string> keys = a.store_->list(node_prefix(path));
+    for (const auto& key : keys) erased.push_back({.key = key, .value = {}, .erase = true});
     a.store_->set_many(erased);
+    for (const auto& key : keys) a.forget_cached(key);
   }
   if (!path.empty()) create_parents(*a.store_, path, a.meta_.zarr_format);
   a.write_metadata();
@@ -467,6 +478,13 @@ std::size_t batch_size(std::size_t in_flight, std::uint64_t chunk_bytes) {
   return static_cast<std::size_t>(std::clamp<std::uint64_t>(by_memory, 1, 4 * std::uint64_t{in_flight}));
 }
 
+// Calls f when it goes out of scope.
+template <class F>
+struct at_scope_end {
+  F f;
+  ~at_scope_end() { f(); }
+};
+
 // Runs f, naming the array in any error it throws (store errors name the key themselves).
 template <class F>
 void naming_the_array(std::string_view path, F&& f) {
@@ -557,6 +575,10 @@ void array::read(const region& r, const array_view& out, const read_options& opt
   if (r.num_elements() == 0) return;
   const auto parts = cell_parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
+  if (caches_chunks()) {
+    read_cached(parts, out, [&] { progress.chunk_done(); });
+    return;
+  }
   if (store_->io_concurrency() > 1 && parts.size() > 1) {
     read_batched(parts, out, [&] { progress.chunk_done(); });
     return;
@@ -586,6 +608,132 @@ void array::read_part(const cell_part& part, const array_view& out) const {
       }
     }
   });
+}
+
+namespace {
+
+// The owner of decoded chunks in a cache (cache::find's `owner`): one for the process, so
+// that a write through any array drops what every other array read.
+std::uint64_t decoded_chunks_owner() {
+  static const derivation_owner owner;
+  return owner.id();
+}
+
+// A decoded chunk in a cache: its elements (nothing: the chunk is absent), what it was decoded
+// for (array::chunk_fingerprint_) and when its read started.
+struct cached_chunk {
+  std::string decoded_for;
+  std::optional<bytes> elements;
+  std::chrono::steady_clock::time_point read_at;
+};
+
+}  // namespace
+
+bool array::caches_chunks() const noexcept {
+  return options_.cache_chunks && options_.cache && !has_variable_elements(meta_.type, meta_.layout) &&
+         largest_chunk_bytes(meta_) <= options_.cache->capacity() / 8;
+}
+
+void array::forget_cached(const std::string& key) const {
+  if (options_.cache) options_.cache->forget_written(store_->identity(), key, decoded_chunks_owner());
+}
+
+// Chunks in the cache (decoded for this array, and read since it was opened unless the
+// policy is never) serve their part at once; the others are fetched in batches of what the
+// store keeps in flight, decoded whole, kept, and serve theirs (docs/decisions.md 78).
+void array::read_cached(std::span<const cell_part> parts, const array_view& out,
+                        const std::function<void()>& chunk_done) const {
+  auto& c = *options_.cache;
+  const auto owner = decoded_chunks_owner();
+  const auto size = static_cast<std::size_t>(meta_.element_size());
+  const auto held = [&](const std::string& key) -> std::shared_ptr<const cached_chunk> {
+    auto found = c.find(store_->identity(), key, owner);
+    if (!found) return nullptr;
+    auto chunk = std::static_pointer_cast<const cached_chunk>(std::move(found->value));
+    if (chunk->decoded_for != chunk_fingerprint_) return nullptr;
+    if (options_.recheck_cached_chunks == recheck_cached::at_open && chunk->read_at < opened_at_) return nullptr;
+    return chunk;
+  };
+  const auto serve = [&](const cell_part& part, const cached_chunk& chunk) {
+    const auto place = out.window(part.in_region, part.extent());
+    if (!chunk.elements) {
+      naming_the_chunk(path_, chunk_key(part.cell), [&] { check_fill_value(); });
+      fill(place, meta_.fill_value);
+    } else {
+      const auto whole = const_array_view::c_order(chunk.elements->data(), chunk_shape_of(part.cell), size);
+      copy(whole.window(part.in_cell.start, part.extent()), place);
+    }
+    chunk_done();
+  };
+  struct fetch {
+    const cell_part* part;
+    bool serve;  // false: read ahead, only kept
+  };
+  std::vector<fetch> fetches;
+  for (const auto& part : parts) {
+    if (const auto chunk = held(chunk_key(part.cell)))
+      serve(part, *chunk);
+    else
+      fetches.push_back({&part, true});
+  }
+  if (fetches.empty()) return;
+  const auto around = options_.read_ahead_chunks > 0 ? chunks_around(parts, options_.read_ahead_chunks) : std::vector<cell_part>{};
+  std::uint64_t ahead_bytes = 0;
+  for (const auto& part : around) {
+    ahead_bytes += chunk_spec_of(meta_, chunk_shape_of(part.cell)).byte_size();
+    if (ahead_bytes > c.capacity() / 4) break;
+    if (!held(chunk_key(part.cell))) fetches.push_back({&part, false});
+  }
+
+  const auto batch = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
+  for (std::size_t first = 0; first < fetches.size(); first += batch) {
+    const auto n = std::min(batch, fetches.size() - first);
+    const auto since = c.epoch();
+    const auto read_at = std::chrono::steady_clock::now();
+    std::vector<store::get_item> items(n);
+    for (std::size_t k = 0; k < n; ++k) items[k].key = chunk_key(fetches[first + k].part->cell);
+    naming_the_array(path_, [&] { store_->get_many(items); });
+    parallel_for(n, [&](std::size_t k) {
+      const auto& [part, serves] = fetches[first + k];
+      auto& item = items[k];
+      auto chunk = std::make_shared<cached_chunk>(cached_chunk{chunk_fingerprint_, std::nullopt, read_at});
+      if (item.found) {
+        chunk->elements.emplace(static_cast<std::size_t>(chunk_spec_of(meta_, chunk_shape_of(part->cell)).byte_size()));
+        decode_chunk(part->cell, item.key, item.value, *chunk->elements);
+        item.value = bytes();
+      }
+      const auto bytes_held = chunk_fingerprint_.size() + (chunk->elements ? chunk->elements->size() : 0);
+      c.put_unless_written(store_->identity(), item.key, owner, {chunk, {}}, bytes_held, since);
+      if (serves) serve(*part, *chunk);
+    });
+  }
+}
+
+// The chunks within `reach` chunks of the box of chunks that `parts` meet, outside that box,
+// in C order.
+std::vector<cell_part> array::chunks_around(std::span<const cell_part> parts, std::uint64_t reach) const {
+  const auto rank = meta_.shape.size();
+  const auto cells = meta_.grid_shape();
+  std::vector<std::uint64_t> lo(parts.front().cell), hi(parts.front().cell);
+  for (const auto& part : parts)
+    for (std::size_t i = 0; i < rank; ++i) {
+      lo[i] = std::min(lo[i], part.cell[i]);
+      hi[i] = std::max(hi[i], part.cell[i]);
+    }
+  region wider{std::vector<std::uint64_t>(rank), std::vector<std::uint64_t>(rank)};
+  for (std::size_t i = 0; i < rank; ++i) {
+    const auto first = lo[i] - std::min(lo[i], reach);
+    const auto last = hi[i] + std::min(cells[i] - 1 - hi[i], reach);
+    wider.start[i] = grid_[i].origin(first);
+    wider.stop[i] = std::min(meta_.shape[i], grid_[i].origin(last) + grid_[i].edge(last));
+  }
+  auto around = cell_parts(grid_, wider);
+  std::erase_if(around, [&](const cell_part& part) {
+    for (std::size_t i = 0; i < rank; ++i)
+      if (part.cell[i] < lo[i] || part.cell[i] > hi[i]) return false;
+    return true;
+  });
+  return around;
 }
 
 // The chunks read whole stream: one store batch (store::get_many, on a thread of its own that
@@ -682,6 +830,9 @@ void array::write(const region& r, const const_array_view& in, const write_optio
   if (r.num_elements() == 0) return;
   const auto size = static_cast<std::size_t>(meta_.element_size());
   const auto parts = cell_parts(grid_, r);
+  const at_scope_end forget{[&] {  // the chunks it changed, also when it failed half-way
+    for (const auto& part : parts) forget_cached(chunk_key(part.cell));
+  }};
   chunk_progress progress(options.progress, parts.size(), path_);
   if (store_->io_concurrency() > 1 && parts.size() > 1) {
     // The chunks covered whole in batches; the others each a read-modify-write (update_chunk).
@@ -849,6 +1000,7 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     const auto key = chunk_key(part.cell);
     if (outside) {
       store_->erase(key);
+      forget_cached(key);
       return;
     }
     if (!partial) return;
@@ -878,6 +1030,7 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
           return absent;
         },
         options_.single_writer);
+    forget_cached(key);
   });
   update_documents(*store_, path_, meta_, [&](array_metadata& m) { m.shape.assign(new_shape.begin(), new_shape.end()); });
 }

@@ -40,9 +40,22 @@ std::optional<cache::entry> cache::find(std::uint64_t store, std::string_view ke
 
 void cache::put(std::uint64_t store, std::string_view key, std::uint64_t owner, entry e, std::size_t size) {
   auto id = id_of(store, key, owner);
+  const std::lock_guard lock(mutex_);
+  put_locked(std::move(id), std::move(e), size);
+}
+
+bool cache::put_unless_written(std::uint64_t store, std::string_view key, std::uint64_t owner, entry e,
+                               std::size_t size, std::uint64_t since) {
+  auto id = id_of(store, key, owner);
+  const std::lock_guard lock(mutex_);
+  if (epoch_ != since) return false;
+  put_locked(std::move(id), std::move(e), size);
+  return true;
+}
+
+void cache::put_locked(std::string id, entry e, std::size_t size) {
   // What an entry costs besides its value: its key, twice, and the bookkeeping.
   size += 2 * id.size() + e.version.tag.size() + 128;
-  const std::lock_guard lock(mutex_);
   if (const auto it = items_.find(id); it != items_.end()) {
     stats_.bytes -= it->second->size;
     order_.erase(it->second);
@@ -57,6 +70,22 @@ void cache::put(std::uint64_t store, std::string_view key, std::uint64_t owner, 
     items_.erase(order_.back().id);
     order_.pop_back();
   }
+}
+
+std::uint64_t cache::epoch() const {
+  const std::lock_guard lock(mutex_);
+  return epoch_;
+}
+
+void cache::forget_written(std::uint64_t store, std::string_view key, std::uint64_t owner) {
+  const auto id = id_of(store, key, owner);
+  const std::lock_guard lock(mutex_);
+  ++epoch_;
+  const auto it = items_.find(id);
+  if (it == items_.end()) return;
+  stats_.bytes -= it->second->size;
+  order_.erase(it->second);
+  items_.erase(it);
 }
 
 void cache::drop(std::uint64_t store, std::string_view key, std::uint64_t owner) {

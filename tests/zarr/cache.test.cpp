@@ -65,6 +65,23 @@ BOOST_AUTO_TEST_CASE(keeps_entries_apart_by_store_key_and_owner) {
   BOOST_TEST(s.stale == 1u);
 }
 
+// A reader takes the epoch, reads, and keeps what it read only if no write came between.
+BOOST_AUTO_TEST_CASE(what_was_read_before_a_write_is_not_kept_after_it) {
+  zarr::cache c(1 << 20);
+  c.put(1, "a/c/0", 7, {value_of(10), {}}, 4);
+  const auto before = c.epoch();
+  c.forget_written(1, "a/c/0", 7);
+  BOOST_TEST(!c.find(1, "a/c/0", 7).has_value());
+  BOOST_TEST(!c.put_unless_written(1, "a/c/0", 7, {value_of(10), {}}, 4, before));
+  BOOST_TEST(!c.find(1, "a/c/0", 7).has_value());
+  const auto after = c.epoch();
+  BOOST_TEST(after != before);
+  BOOST_TEST(c.put_unless_written(1, "a/c/0", 7, {value_of(11), {}}, 4, after));
+  BOOST_TEST(int_of(c.find(1, "a/c/0", 7)->value) == 11);
+  c.forget_written(1, "a/c/0", 7);  // a write after the put drops it
+  BOOST_TEST(!c.find(1, "a/c/0", 7).has_value());
+}
+
 BOOST_AUTO_TEST_CASE(stays_within_its_bound_letting_go_of_the_least_recently_used) {
   // Each entry costs its size and its bookkeeping; 10 entries of 1000 bytes need more than
   // 10000 bytes, so a bound of 10000 keeps fewer, the most recently used.

@@ -1,11 +1,15 @@
 // zarr.parallel: every piece exactly once, never more threads at once than the limit, each
-// thread starting on its own contiguous share, nested calls serial, and the error of the
-// smallest failing piece.
+// thread starting on its own contiguous share, nested calls serial, the error of the
+// smallest failing piece, worker threads (and what they keep) that stay from one call to the
+// next, and a call that finishes alone while every worker is busy.
 #include <boost/test/unit_test.hpp>
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <future>
 #include <latch>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -94,6 +98,55 @@ BOOST_AUTO_TEST_CASE(the_error_of_the_smallest_failing_piece_is_rethrown) {
                           if (i >= 3) throw std::runtime_error("piece " + std::to_string(i));
                         }),
                         std::runtime_error, [](const auto& e) { return std::string(e.what()) == "piece 3"; });
+}
+
+// Both pieces wait for each other, so one runs on a worker; a thread_local counts the calls
+// that thread has served. Threads made anew for each call would serve one each; the workers
+// stay, so over 20 calls at most 3 are new (this file's largest limit is 4: 3 workers).
+BOOST_AUTO_TEST_CASE(the_workers_and_what_they_keep_stay_from_one_call_to_the_next) {
+  const concurrency_guard guard(2);
+  const auto caller = std::this_thread::get_id();
+  int new_workers = 0;
+  for (int call = 0; call < 20; ++call) {
+    std::latch both(2);
+    int served = 0;
+    zarr::parallel_for(2, [&](std::size_t) {
+      both.arrive_and_wait();
+      thread_local int calls_served = 0;
+      if (std::this_thread::get_id() != caller) served = ++calls_served;
+    });
+    new_workers += served == 1;
+  }
+  BOOST_TEST(new_workers <= 3);
+}
+
+// With every worker held by one call (the limit of 4, the largest in this file: 3 workers)
+// until another call ends, that other call runs every piece on its own thread and returns.
+BOOST_AUTO_TEST_CASE(a_call_finishes_on_its_own_thread_while_every_worker_is_busy) {
+  const concurrency_guard guard(4);
+  const auto caller = std::this_thread::get_id();
+  std::latch all(4);
+  std::promise<std::size_t> other_done;
+  const auto other_result = other_done.get_future().share();
+  std::once_flag start;
+  std::thread other;
+  std::atomic<int> waits_ended{0};
+  zarr::parallel_for(4, [&](std::size_t) {
+    all.arrive_and_wait();
+    if (std::this_thread::get_id() == caller) return;
+    std::call_once(start, [&] {
+      other = std::thread([&] {
+        const auto me = std::this_thread::get_id();
+        std::atomic<std::size_t> on_me{0};
+        zarr::parallel_for(100, [&](std::size_t) { on_me += std::this_thread::get_id() == me; });
+        other_done.set_value(on_me.load());
+      });
+    });
+    waits_ended += other_result.wait_for(std::chrono::minutes(1)) == std::future_status::ready;  // not a deadlock
+  });
+  other.join();
+  BOOST_TEST(waits_ended.load() == 3);
+  BOOST_TEST(other_result.get() == 100u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

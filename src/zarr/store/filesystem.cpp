@@ -33,39 +33,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The buffers of updates, kept from one update to the next, so that a chunk's memory is not
-// allocated and faulted in again every time (that made a 4 MiB update 10 times slower). Kept
-// by the process, not the thread: the threads parallel_for starts for one write end with it.
-// At most 64 MiB are kept.
-class update_buffers {
- public:
-  bytes take() {
-    const std::lock_guard lock(mutex_);
-    if (free_.empty()) return {};
-    auto b = std::move(free_.back());
-    free_.pop_back();
-    held_ -= b.capacity();
-    b.clear();
-    return b;
-  }
-  void give(bytes b) {
-    const std::lock_guard lock(mutex_);
-    if (b.capacity() == 0 || held_ + b.capacity() > kept_buffer_limit) return;
-    held_ += b.capacity();
-    free_.push_back(std::move(b));
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<bytes> free_;
-  std::size_t held_ = 0;
-};
-
-update_buffers& kept_update_buffers() {
-  static update_buffers buffers;
-  return buffers;
-}
-
 // What marks a temporary file (filesystem.cppm); keys may not contain it.
 constexpr std::string_view temporary_marker = ".zarr-tmp.";
 // The lock file of a folder's keys (docs/decisions.md 64); no key's last segment.
@@ -663,15 +630,16 @@ bool filesystem_store::erase_if(std::string_view key, const value_version& expec
 void filesystem_store::update(std::string_view key, const update_function& modify, bool, const update_policy&) {
   check_key(key);
   const auto held = lock(key, true);
-  auto& kept = kept_update_buffers();
-  auto current = kept.take(), out = kept.take();
-  const bool found = read(key, std::nullopt, current);
-  if (!modify(found ? &current : nullptr, out))
-    write_locked(key, out);
+  const thread_buffer<struct update_current_tag> current;
+  const thread_buffer<struct update_out_tag> out;
+  out->clear();
+  const bool found = read(key, std::nullopt, *current);
+  if (!modify(found ? &*current : nullptr, *out))
+    write_locked(key, *out);
   else if (found)
     erase_locked(key);
-  kept.give(std::move(current));
-  kept.give(std::move(out));
+  let_go_if_large(*current);
+  let_go_if_large(*out);
 }
 
 }  // namespace zarr
