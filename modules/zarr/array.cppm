@@ -251,14 +251,15 @@ class array {
   // Reads the part of one chunk that `part` says into its place in `out`, the chain reading
   // from the store what it needs.
   void read_part(const cell_part& part, const array_view& out) const;
-  // Reads and writes through a store that keeps many requests in flight (store::io_concurrency):
-  // the chunks of a region go in batches (store::get_many, set_many) while the threads of
-  // zarr::concurrency() decode and encode. `chunk_done` is called after each chunk.
+  // Decoded chunks in the cache (array_options::cache_chunks, docs/decisions.md 78).
   [[nodiscard]] bool caches_chunks() const noexcept;
   void read_cached(std::span<const cell_part> parts, const array_view& out, const std::function<void()>& chunk_done) const;
   [[nodiscard]] std::vector<cell_part> chunks_around(std::span<const cell_part> parts, std::uint64_t reach) const;
   // Drops the decoded chunk at `key` from the cache (it is written, or being written).
   void forget_cached(const std::string& key) const;
+  // Reads and writes through a store that keeps many requests in flight (store::io_concurrency):
+  // the chunks of a region go in batches (store::get_many, set_many) while the threads of
+  // zarr::concurrency() decode and encode. `chunk_done` is called after each chunk.
   void read_batched(std::span<const cell_part> parts, const array_view& out,
                     const std::function<void()>& chunk_done) const;
   void write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,

@@ -77,6 +77,7 @@ class cache {
   std::uint64_t epoch_ = 0;  // forget_written calls
 
   void put_locked(std::string id, entry e, std::size_t size);
+  void erase_locked(std::unordered_map<std::string, std::list<item>::iterator>::iterator it);
 };
 
 // A stored chunk as the codecs read it from a store: whole into their buffer, or in byte

@@ -831,7 +831,8 @@ void array::write(const region& r, const const_array_view& in, const write_optio
   const auto size = static_cast<std::size_t>(meta_.element_size());
   const auto parts = cell_parts(grid_, r);
   const at_scope_end forget{[&] {  // the chunks it changed, also when it failed half-way
-    for (const auto& part : parts) forget_cached(chunk_key(part.cell));
+    if (options_.cache)
+      for (const auto& part : parts) forget_cached(chunk_key(part.cell));
   }};
   chunk_progress progress(options.progress, parts.size(), path_);
   if (store_->io_concurrency() > 1 && parts.size() > 1) {

@@ -4,6 +4,7 @@ module;
 #include <cstdint>
 #include <functional>
 #include <list>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -56,11 +57,7 @@ bool cache::put_unless_written(std::uint64_t store, std::string_view key, std::u
 void cache::put_locked(std::string id, entry e, std::size_t size) {
   // What an entry costs besides its value: its key, twice, and the bookkeeping.
   size += 2 * id.size() + e.version.tag.size() + 128;
-  if (const auto it = items_.find(id); it != items_.end()) {
-    stats_.bytes -= it->second->size;
-    order_.erase(it->second);
-    items_.erase(it);
-  }
+  if (const auto it = items_.find(id); it != items_.end()) erase_locked(it);
   if (size > capacity_) return;
   order_.push_front({id, std::move(e), size});
   items_.emplace(std::move(id), order_.begin());
@@ -72,6 +69,12 @@ void cache::put_locked(std::string id, entry e, std::size_t size) {
   }
 }
 
+void cache::erase_locked(std::unordered_map<std::string, std::list<item>::iterator>::iterator it) {
+  stats_.bytes -= it->second->size;
+  order_.erase(it->second);
+  items_.erase(it);
+}
+
 std::uint64_t cache::epoch() const {
   const std::lock_guard lock(mutex_);
   return epoch_;
@@ -81,11 +84,7 @@ void cache::forget_written(std::uint64_t store, std::string_view key, std::uint6
   const auto id = id_of(store, key, owner);
   const std::lock_guard lock(mutex_);
   ++epoch_;
-  const auto it = items_.find(id);
-  if (it == items_.end()) return;
-  stats_.bytes -= it->second->size;
-  order_.erase(it->second);
-  items_.erase(it);
+  if (const auto it = items_.find(id); it != items_.end()) erase_locked(it);
 }
 
 void cache::drop(std::uint64_t store, std::string_view key, std::uint64_t owner) {
@@ -93,9 +92,7 @@ void cache::drop(std::uint64_t store, std::string_view key, std::uint64_t owner)
   const auto it = items_.find(id_of(store, key, owner));
   if (it == items_.end()) return;
   ++stats_.stale;
-  stats_.bytes -= it->second->size;
-  order_.erase(it->second);
-  items_.erase(it);
+  erase_locked(it);
 }
 
 cache::statistics cache::stats() const {
