@@ -99,6 +99,19 @@ class chunk_reader {
   [[nodiscard]] virtual bool read_all(bytes& out) const = 0;
   // A byte range of the value (past its end: corrupt_chunk); nothing when it is absent.
   [[nodiscard]] virtual std::optional<bytes> read(byte_range range) const = 0;
+  // Several byte ranges of the value, of one version; nothing when it is absent. A reader over
+  // a store reached by network keeps them in flight together; this default reads them one
+  // after the other.
+  [[nodiscard]] virtual std::optional<std::vector<bytes>> read_ranges(std::span<const byte_range> ranges) const {
+    std::vector<bytes> out;
+    out.reserve(ranges.size());
+    for (const auto& range : ranges) {
+      auto value = read(range);
+      if (!value) return std::nullopt;
+      out.push_back(std::move(*value));
+    }
+    return out;
+  }
   // What a codec derives from this version of the value (a shard's decoded index), made by
   // `make` from reads of this reader. Where the reader is given a cache (zarr.cache), it is
   // made once per version and kept there, with the version it was read at; `owner` (a
@@ -177,6 +190,15 @@ class byte_range_reader final : public chunk_reader {
   [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
     const auto [offset, length] = resolve_range("byte range", range, length_);
     return whole_.read(byte_range{offset_ + offset, length, false});
+  }
+  [[nodiscard]] std::optional<std::vector<bytes>> read_ranges(std::span<const byte_range> ranges) const override {
+    std::vector<byte_range> in_whole;
+    in_whole.reserve(ranges.size());
+    for (const auto& range : ranges) {
+      const auto [offset, length] = resolve_range("byte range", range, length_);
+      in_whole.push_back(byte_range{offset_ + offset, length, false});
+    }
+    return whole_.read_ranges(in_whole);
   }
   [[nodiscard]] bool ranges_read_whole() const noexcept override { return whole_.ranges_read_whole(); }
 

@@ -49,6 +49,14 @@ class stored_value {
   virtual ~stored_value() = default;
   // The whole value, or a byte range of it (past the end: corrupt_chunk).
   [[nodiscard]] virtual bytes get(std::optional<byte_range> range) const = 0;
+  // Several byte ranges of it: in flight together where the store is reached by network. This
+  // default reads them one after the other.
+  [[nodiscard]] virtual std::vector<bytes> get_ranges(std::span<const byte_range> ranges) const {
+    std::vector<bytes> out;
+    out.reserve(ranges.size());
+    for (const auto& range : ranges) out.push_back(get(range));
+    return out;
+  }
   // The version this value is (empty: the store has no versions for it).
   [[nodiscard]] virtual value_version version() const { return {}; }
 };

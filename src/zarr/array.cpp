@@ -26,6 +26,7 @@ module;
 #include <boost/json.hpp>
 module zarr.array;
 
+import zarr.async;
 import zarr.parallel;
 
 namespace zarr {
@@ -741,8 +742,8 @@ std::vector<cell_part> array::chunks_around(std::span<const cell_part> parts, st
 // fetch, each next request starting as soon as one completes, while the decoding threads take
 // the chunks in the order they arrive. At most `window` chunks are fetched and not yet decoded
 // (or under way), so memory stays bounded. Parts of chunks that the chain reads by byte ranges
-// (part of a shard: its index, then the inner chunks it needs) go one chunk per decoding thread,
-// as without batches.
+// (part of a shard: its index, then the inner chunks it needs) each go on a thread of their own
+// (zarr.async's pool), so that every chunk's requests are in flight together.
 void array::read_batched(std::span<const cell_part> parts, const array_view& out,
                          const std::function<void()>& chunk_done) const {
   std::vector<std::size_t> whole, pieces;
@@ -752,7 +753,8 @@ void array::read_batched(std::span<const cell_part> parts, const array_view& out
     (chain_of(parts[i].cell).reader(source)->reads_whole(parts[i].in_cell) ? whole : pieces).push_back(i);
   }
 
-  parallel_for(pieces.size(), [&](std::size_t t) {
+  // They mostly wait for their requests: all of them at once, up to the store's requests in flight.
+  for_each_waiting(pieces.size(), store_->io_concurrency(), [&](std::size_t t) {
     read_part(parts[pieces[t]], out);
     chunk_done();
   });

@@ -1,10 +1,13 @@
 // zarr.async: a queue and the threads that take from it. The pool lives until the process
 // ends (never destroyed: a thread still running at exit must not meet a destroyed queue).
 module;
+#include <algorithm>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -70,6 +73,58 @@ void post(std::function<void()> task) {
     std::thread([&p] { p.run(); }).detach();
   }
   p.work.notify_one();
+}
+
+void for_each_waiting(std::size_t n, std::size_t threads, const std::function<void(std::size_t)>& f) {
+  threads = std::min(threads, n);
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+  struct state {
+    std::mutex mutex;
+    std::condition_variable ended;
+    const std::function<void(std::size_t)>* f;  // valid until closed and running == 0
+    std::size_t n, next = 0, running = 0, failed_at;
+    bool closed = false;  // every i taken: threads not started yet never start
+    std::exception_ptr failure;
+  };
+  const auto s = std::make_shared<state>();
+  s->f = &f;
+  s->n = s->failed_at = n;
+  const auto work = [](state& st) {
+    std::unique_lock lock(st.mutex);
+    while (st.next < st.n && !st.failure) {
+      const auto i = st.next++;
+      lock.unlock();
+      try {
+        (*st.f)(i);
+        lock.lock();
+      } catch (...) {
+        lock.lock();
+        if (i < st.failed_at) {
+          st.failed_at = i;
+          st.failure = std::current_exception();
+        }
+      }
+    }
+  };
+  for (std::size_t t = 1; t < threads; ++t)
+    post([s, work] {
+      {
+        const std::lock_guard lock(s->mutex);
+        if (s->closed) return;
+        ++s->running;
+      }
+      work(*s);
+      const std::lock_guard lock(s->mutex);
+      if (--s->running == 0) s->ended.notify_all();
+    });
+  work(*s);
+  std::unique_lock lock(s->mutex);
+  s->closed = true;
+  s->ended.wait(lock, [&] { return s->running == 0; });
+  if (s->failure) std::rethrow_exception(s->failure);
 }
 
 }  // namespace zarr

@@ -9,8 +9,10 @@ module;
 #include <mutex>
 #include <optional>
 #include <string>
+#include <span>
 #include <string_view>
 #include <utility>
+#include <vector>
 module zarr.cache;
 
 namespace zarr {
@@ -102,6 +104,20 @@ cache::statistics cache::stats() const {
   return s;
 }
 
+template <class F>
+auto store_chunk_reader::from_snapshot(F&& f) const {
+  try {
+    return f();
+  } catch (const value_changed&) {
+    // Pinned by a cached entry that is now stale: drop it, so that the next reader makes it anew.
+    if (pinned_by_) {
+      stale_ = true;
+      cache_->drop(store_.identity(), key_, *pinned_by_);
+    }
+    throw;
+  }
+}
+
 std::optional<bytes> store_chunk_reader::read(byte_range range) const {
   if (!snapshot_taken_) {
     bytes part;
@@ -111,16 +127,21 @@ std::optional<bytes> store_chunk_reader::read(byte_range range) const {
     return part;
   }
   if (!snapshot_) return std::nullopt;
-  try {
-    return snapshot_->get(range);
-  } catch (const value_changed&) {
-    // Pinned by a cached entry that is now stale: drop it, so that the next reader makes it anew.
-    if (pinned_by_) {
-      stale_ = true;
-      cache_->drop(store_.identity(), key_, *pinned_by_);
-    }
-    throw;
+  return from_snapshot([&] { return snapshot_->get(range); });
+}
+
+std::optional<std::vector<bytes>> store_chunk_reader::read_ranges(std::span<const byte_range> ranges) const {
+  std::vector<bytes> out;
+  out.reserve(ranges.size());
+  if (!snapshot_taken_ && !ranges.empty()) {  // the first range takes the snapshot the others are read from
+    auto first = read(ranges.front());
+    if (!first) return std::nullopt;
+    out.push_back(std::move(*first));
+    ranges = ranges.subspan(1);
   }
+  if (!snapshot_) return std::nullopt;
+  for (auto& value : from_snapshot([&] { return snapshot_->get_ranges(ranges); })) out.push_back(std::move(value));
+  return out;
 }
 
 std::shared_ptr<const void> store_chunk_reader::derived(std::uint64_t owner, const std::function<derived_value()>& make) const {

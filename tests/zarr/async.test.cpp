@@ -2,10 +2,12 @@
 // thread, results and errors through futures and completion callbacks, cancellation.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <thread>
@@ -82,6 +84,56 @@ BOOST_AUTO_TEST_CASE(runs_at_most_the_limit_at_once) {
   BOOST_TEST(peak.load() == 2);
   zarr::set_async_threads(0);
   BOOST_TEST(zarr::async_threads() == zarr::default_async_threads);
+}
+
+// for_each_waiting runs its pieces at once on threads of the pool, beyond zarr::concurrency():
+// 8 pieces that each wait until all 8 have started finish (they would wait forever, here 30 s,
+// on fewer threads).
+BOOST_AUTO_TEST_CASE(for_each_waiting_runs_every_piece_at_once) {
+  std::mutex mutex;
+  std::condition_variable arrived;
+  std::size_t started = 0;
+  std::vector<int> all_met(8, 0);
+  zarr::for_each_waiting(8, 8, [&](std::size_t i) {
+    std::unique_lock lock(mutex);
+    ++started;
+    arrived.notify_all();
+    all_met[i] = arrived.wait_for(lock, std::chrono::seconds(30), [&] { return started == 8; });
+  });
+  BOOST_TEST(all_met == std::vector<int>(8, 1), boost::test_tools::per_element());
+}
+
+// The exception of the smallest piece that threw is rethrown, after every piece that started
+// has ended; and callers that are themselves on the pool, more of them than the pool has
+// threads, finish: the pieces their threads could not start run on the callers.
+BOOST_AUTO_TEST_CASE(for_each_waiting_rethrows_the_first_failure_and_never_waits_for_the_pool) {
+  std::atomic<int> ran{0};
+  ZARR_CHECK_ERROR(zarr::for_each_waiting(16, 4,
+                                          [&](std::size_t i) {
+                                            ++ran;
+                                            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                                            if (i == 3 || i == 5) throw zarr::error(zarr::errc::io, "piece " + std::to_string(i));
+                                          }),
+                   zarr::errc::io, "piece 3");
+  BOOST_TEST(ran.load() >= 4);
+
+  zarr::set_async_threads(2);
+  std::vector<std::promise<std::size_t>> done(2);
+  for (auto& d : done)
+    zarr::post([&d] {
+      std::atomic<std::size_t> count{0};
+      zarr::for_each_waiting(8, 8, [&](std::size_t) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        ++count;
+      });
+      d.set_value(count.load());
+    });
+  for (auto& d : done) {
+    auto f = d.get_future();
+    BOOST_REQUIRE(f.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+    BOOST_TEST(f.get() == 8u);
+  }
+  zarr::set_async_threads(0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -186,6 +186,10 @@ class remote_store : public store {
   };
   [[nodiscard]] read_result read(std::string_view key, std::optional<byte_range> range, bytes& out,
                                  std::string_view if_match) const;
+  // Byte ranges of `key` at the version `if_match` (an ETag), all in flight together (within the
+  // client's budget); value_changed when the value is no longer that version.
+  [[nodiscard]] std::vector<bytes> read_ranges(std::string_view key, std::span<const byte_range> ranges,
+                                               std::string_view if_match) const;
 
  protected:
   // The request of read(), and what its answer means (the same checks for one read and a batch).

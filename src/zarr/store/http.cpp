@@ -584,6 +584,21 @@ remote_store::read_result remote_store::read_answer(std::string_view key, std::o
   fail(key, r, out);
 }
 
+std::vector<bytes> remote_store::read_ranges(std::string_view key, std::span<const byte_range> ranges,
+                                             std::string_view if_match) const {
+  std::vector<bytes> out(ranges.size());
+  std::vector<http_exchange> batch;
+  batch.reserve(ranges.size());
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    batch.push_back({.request = read_request(key, ranges[i], if_match), .body = &out[i], .where = where(key), .response = {}});
+  client_->perform_many(batch, [&](std::size_t i) {
+    if (!read_answer(key, ranges[i], out[i], if_match, batch[i].request, batch[i].response).found)
+      throw value_changed(where(key) + ": expected the version first read (ETag " + std::string(if_match) +
+                          "), got a value erased while being read");
+  });
+  return out;
+}
+
 bool remote_store::get_into(std::string_view key, bytes& out) const { return read(key, std::nullopt, out, {}).found; }
 
 void remote_store::get_many(std::span<get_item> items, const item_done& done, const item_ready& ready) const {
@@ -631,6 +646,9 @@ class pinned_value final : public stored_value {
     bytes out;
     static_cast<void>(store_.read(key_, range, out, etag_));
     return out;
+  }
+  [[nodiscard]] std::vector<bytes> get_ranges(std::span<const byte_range> ranges) const override {
+    return store_.read_ranges(key_, ranges, etag_);
   }
   [[nodiscard]] value_version version() const override { return {etag_}; }
 

@@ -229,6 +229,63 @@ BOOST_AUTO_TEST_CASE(an_inner_chunk_of_a_shard_costs_two_gets) {
   BOOST_TEST(n.head == 0u);
 }
 
+// Inner chunks of one shard too far apart to share a request (docs/decisions.md 38's gap) are
+// fetched by ranged GETs all in flight at once, after the index: a column of 8 inner chunks of
+// 32 KiB, each 224 KiB after the one before (C order), is 9 GETs with 8 under way together.
+BOOST_AUTO_TEST_CASE(inner_chunks_far_apart_in_a_shard_are_fetched_together) {
+  const auto o = zarr_test::fresh_bucket("ranges");
+  if (!o) return;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  auto a = zarr::array_builder({1024, 1024}, zarr::data_type::uint16)
+               .shards({1024, 1024}, {128, 128})
+               .codecs({zarr::codecs::zstd{.level = 1}})
+               .create(s, "a");
+  std::vector<std::uint16_t> values(1024 * 1024);  // scattered bits: zstd keeps each inner chunk near 32 KiB
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint16_t>((i * 2654435761u) >> 13);
+  a.write<std::uint16_t>(zarr::region::all(a.shape()), values);
+  const auto b = zarr::array::open(s, "a");
+
+  s->reset_requests();
+  const auto column = b.read<std::uint16_t>({{0, 0}, {1024, 128}});
+  std::size_t wrong = 0;
+  for (std::size_t y = 0; y < 1024; ++y)
+    for (std::size_t x = 0; x < 128; ++x) wrong += column[y * 128 + x] != values[y * 1024 + x];
+  BOOST_TEST(wrong == 0u);
+  const auto n = s->requests();
+  BOOST_TEST(n.get == 9u);
+  BOOST_TEST(n.head == 0u);
+  BOOST_TEST(n.peak_in_flight == 8u);
+}
+
+// A region that meets 8 shards in part reads each shard's index and then its inner chunks,
+// every shard on a thread of its own, so that their requests are in flight together even with
+// one decoding thread (docs/decisions.md 38): 16 GETs, more than one under way at once.
+BOOST_AUTO_TEST_CASE(parts_of_many_shards_are_read_side_by_side) {
+  const auto o = zarr_test::fresh_bucket("shards-side-by-side");
+  if (!o) return;
+  zarr::set_concurrency(1);
+  struct restore {
+    ~restore() { zarr::set_concurrency(0); }
+  } restore_concurrency;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  auto a = zarr::array_builder({64, 512}, zarr::data_type::uint16)
+               .shards({64, 64}, {8, 8})
+               .codecs({zarr::codecs::zstd{.level = 1}})
+               .create(s, "a");
+  const auto values = iota_values(64 * 512);
+  a.write<std::uint16_t>(zarr::region::all(a.shape()), values);
+  const auto b = zarr::array::open(s, "a");
+
+  s->reset_requests();
+  const auto rows = b.read<std::uint16_t>({{8, 0}, {16, 512}});
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) wrong += rows[k] != values[8 * 512 + k];
+  BOOST_TEST(wrong == 0u);
+  const auto n = s->requests();
+  BOOST_TEST(n.get == 16u);
+  BOOST_TEST(n.peak_in_flight >= 2u);
+}
+
 // Issue 25, acceptance 1: the 64 inner chunks of one shard read one by one cost 128 GETs
 // without a cache (index and inner chunk each time) and 65 through one (the index once, then
 // each inner chunk by a ranged GET carrying If-Match with the cached index's ETag). A shard

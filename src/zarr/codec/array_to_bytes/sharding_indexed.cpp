@@ -353,7 +353,8 @@ void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, cons
 // A shard read in part: its index (decoded once per stored version where the reader has a
 // cache), then the inner chunks a box meets. Inner chunks the box covers, or whose chain
 // reads them whole anyway, are fetched by where their bytes are in the shard: neighbours at most
-// range_merge_gap bytes apart with one request (docs/decisions.md 38). An inner chunk met in part
+// range_merge_gap bytes apart with one request (docs/decisions.md 38), and those requests in
+// flight together (chunk_reader::read_ranges). An inner chunk met in part
 // whose chain reads ranges (a nested shard, `bytes` alone) is read through that chain's reader
 // over its byte range of the shard, so a nested shard reads its index and what the box needs.
 class sharding_indexed_codec::shard_reader final : public array_reader {
@@ -396,35 +397,48 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
         fetched.emplace_back(index[2 * k], p);
     }
     std::sort(fetched.begin(), fetched.end());
+    struct group {
+      std::size_t first, last;  // in `fetched`
+    };
+    std::vector<group> groups;
+    std::vector<byte_range> ranges;
+    const auto size_of = [&](std::size_t i) { return index[2 * inner_of(parts[fetched[i].second]) + 1]; };
     for (std::size_t first = 0; first < fetched.size();) {
       const auto start = fetched[first].first;
-      auto end = start + index[2 * inner_of(parts[fetched[first].second]) + 1];
+      auto end = start + size_of(first);
       auto last = first;
       while (last + 1 < fetched.size() && fetched[last + 1].first <= end + range_merge_gap) {
         ++last;
-        end = std::max(end, fetched[last].first + index[2 * inner_of(parts[fetched[last].second]) + 1]);
+        end = std::max(end, fetched[last].first + size_of(last));
       }
-      std::optional<bytes> read;
-      std::span<const std::byte> piece;
-      if (const auto* held = source_.in_memory()) {
-        const auto [offset, length] = resolve_range("shard", byte_range{start, end - start, false}, held->size());
-        piece = held->subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
-      } else {
-        read = source_.read(byte_range{start, end - start, false});
-        if (!read)
-          throw error(errc::corrupt_chunk, c.label() + ": inner chunk " +
-                                               std::to_string(inner_of(parts[fetched[first].second])) +
-                                               ": the shard vanished while reading");
-        piece = *read;
+      groups.push_back({first, last});
+      ranges.push_back(byte_range{start, end - start, false});
+      first = last + 1;
+    }
+    // Every group's bytes at once: one batch of requests in flight together on a remote store.
+    std::vector<std::span<const std::byte>> pieces(groups.size());
+    std::optional<std::vector<bytes>> read;
+    if (const auto* held = source_.in_memory()) {
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        const auto [offset, length] = resolve_range("shard", ranges[g], held->size());
+        pieces[g] = held->subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
       }
-      for (auto i = first; i <= last; ++i) {
+    } else if (!groups.empty()) {
+      read = source_.read_ranges(ranges);
+      if (!read)
+        throw error(errc::corrupt_chunk, c.label() + ": inner chunk " +
+                                             std::to_string(inner_of(parts[fetched.front().second])) +
+                                             ": the shard vanished while reading");
+      for (std::size_t g = 0; g < groups.size(); ++g) pieces[g] = (*read)[g];
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      for (auto i = groups[g].first; i <= groups[g].last; ++i) {
         const auto& part = parts[fetched[i].second];
         const auto k = inner_of(part);
-        const buffer_chunk_reader stored(piece.subspan(static_cast<std::size_t>(index[2 * k] - start),
-                                                       static_cast<std::size_t>(index[2 * k + 1])));
+        const buffer_chunk_reader stored(pieces[g].subspan(static_cast<std::size_t>(index[2 * k] - ranges[g].offset),
+                                                           static_cast<std::size_t>(index[2 * k + 1])));
         c.read_inner(stored, k, part.in_cell, out.window(part.in_region, part.extent()));
       }
-      first = last + 1;
     }
     return true;
   }
