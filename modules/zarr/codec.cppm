@@ -128,6 +128,11 @@ class array_to_array_codec : public codec {
   // the encoded array whole once, decodes it and serves boxes of it; codecs that map a box to
   // a box below (transpose) read only that. (Elementwise codecs are read through their step().)
   [[nodiscard]] virtual std::unique_ptr<array_reader> reader(std::unique_ptr<array_reader> below) const;
+  // A codec kept only to read what others wrote (a legacy one): the codecs that an array
+  // rewritten in Zarr v3 uses in its place, their errors naming `where`; nothing for the others.
+  [[nodiscard]] virtual std::optional<boost::json::array> replacement(std::string_view /*where*/) const {
+    return std::nullopt;
+  }
 
  protected:
   using codec::codec;

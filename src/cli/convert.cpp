@@ -348,10 +348,8 @@ int run_convert(std::span<const std::string_view> argv) {
       const auto* entry = name && name->is_string() ? zarr::find_codec(name->as_string()) : nullptr;
       if (entry && entry->kind == zarr::codec_kind::array_to_array) {
         const auto& codec = *src.codecs().array_to_array().at(a2a++);
-        if (const auto* legacy = dynamic_cast<const zarr::fixedscaleoffset_codec*>(&codec)) {
-          for (auto& replacement : zarr::fixedscaleoffset_to_scale_offset(legacy->configuration(),
-                                                                           "codecs[" + std::to_string(a2a - 1) + "]"))
-            codecs.push_back(std::move(replacement));
+        if (auto replacement = codec.replacement("codecs[" + std::to_string(a2a - 1) + "]")) {
+          for (auto& c : *replacement) codecs.push_back(std::move(c));
           migrated = true;
           continue;
         }

@@ -265,19 +265,20 @@ json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_
     return error(errc::unsupported, at(k) + ": expected a scale_offset and a cast_value that numcodecs.fixedscaleoffset "
                                             "reads and writes alike (docs/decisions.md 54), got " + why);
   };
-  const auto* so = dynamic_cast<const scale_offset_codec*>(&scale_offset);
-  if (so == nullptr) throw refuse(i, "\"" + std::string(scale_offset.name()) + "\"");
-  const chunk_spec& decoded = so->decoded();
+  if (scale_offset.name() != "scale_offset") throw refuse(i, "\"" + std::string(scale_offset.name()) + "\"");
+  const chunk_spec& decoded = scale_offset.decoded();
   const data_type dtype = decoded.type;
   const auto type_name = [](data_type t) { return std::string(name(t)); };
   if (dtype != data_type::float16 && dtype != data_type::float32 && dtype != data_type::float64)
     throw refuse(i, "a scale_offset on " + type_name(dtype) + " (numcodecs decodes through float64 and truncates to " +
                         "an integer dtype, where scale_offset divides exactly; only float16, float32 and float64 map)");
-  const auto* cv = dynamic_cast<const cast_value_codec*>(next);
-  if (cv == nullptr)
+  if (next == nullptr || next->name() != "cast_value")
     throw refuse(i, "a scale_offset without a cast_value after it (numcodecs rounds (x - offset) * scale to an integer, "
                     "scale_offset alone does not)");
-  const auto& cast = cv->configuration();
+  // Each codec's configuration as its own type, parsed from the JSON it writes.
+  const auto cast_json = next->to_json();
+  const auto cast = cast_value_configuration::parse(
+      {.configuration = cast_json.at("configuration"), .decoded = next->decoded(), .where = at(i + 1), .document = {}, .encoding = {}});
   const data_type astype = cast.type;
   if (!is_integer(astype) || !numpy_dtype_string(astype, '<'))
     throw refuse(i + 1, "a cast_value to " + type_name(astype) + " (numcodecs rounds to an integer before it casts; only "
@@ -291,7 +292,9 @@ json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_
   if (!cast.encode_map.empty() || !cast.decode_map.empty())
     throw refuse(i + 1, "a scalar_map (numcodecs.fixedscaleoffset has none)");
   // offset and scale as Python floats holding the dtype's values exactly.
-  const auto& config = so->configuration();
+  const auto scale_offset_json = scale_offset.to_json();
+  const auto config = scale_offset_configuration::parse(
+      {.configuration = scale_offset_json.at("configuration"), .decoded = decoded, .where = at(i), .document = {}, .encoding = {}});
   const double offset = config.offset ? to_double(dtype, config.offset->raw()) : 0.0;
   const double scale = config.scale ? to_double(dtype, config.scale->raw()) : 1.0;
   const json::object v2{{"id", "fixedscaleoffset"},
@@ -313,11 +316,11 @@ json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_
       next->to_json()};
   const codec_chain legacy(json::array{v3, json::object{{"name", "bytes"}, {"configuration", json::object{{"endian", "little"}}}}},
                            decoded);
-  const auto* f = dynamic_cast<const fixedscaleoffset_codec*>(legacy.array_to_array().at(0).get());
-  if (const auto reads_as = fixedscaleoffset_to_scale_offset(f->configuration(), at(i)); reads_as != explicit_pair)
+  if (const auto reads_as = *legacy.array_to_array().at(0)->replacement(at(i)); reads_as != explicit_pair)
     throw refuse(i, json::serialize(explicit_pair) + ", which numcodecs.fixedscaleoffset " + json::serialize(configuration) +
                         " does not read as (it reads as " + json::serialize(reads_as) + ")");
-  const auto types = numpy_encode_types(f->configuration());
+  const auto types = numpy_encode_types(fixedscaleoffset_configuration::parse(
+      {.configuration = json::value(configuration), .decoded = decoded, .where = at(i), .document = {}, .encoding = {}}));
   if (types.subtract != dtype || types.multiply != dtype)
     throw refuse(i, "offset " + format_value(data_type::float64, std::bit_cast<std::uint64_t>(offset)) + " and scale " +
                         format_value(data_type::float64, std::bit_cast<std::uint64_t>(scale)) + ", with which numcodecs computes (x - offset) * scale in " +

@@ -78,6 +78,8 @@ class fixedscaleoffset_codec final : public array_to_array_codec {
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
   [[nodiscard]] const fixedscaleoffset_configuration& configuration() const noexcept { return config_; }
+  // [scale_offset, cast_value]: fixedscaleoffset_to_scale_offset below.
+  [[nodiscard]] std::optional<boost::json::array> replacement(std::string_view where) const override;
 
  protected:
   // As numcodecs: np.around((x - offset) * scale) in the NumPy types, then to astype. Where

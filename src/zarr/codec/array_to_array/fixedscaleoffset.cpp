@@ -573,6 +573,10 @@ bytes fixedscaleoffset_codec::do_decode(bytes in) const {
   return in;
 }
 
+std::optional<json::array> fixedscaleoffset_codec::replacement(std::string_view where) const {
+  return fixedscaleoffset_to_scale_offset(config_, where);
+}
+
 json::array fixedscaleoffset_to_scale_offset(const fixedscaleoffset_configuration& c, std::string_view where) {
   if (!c.offset_in_dtype || !c.scale_in_dtype)
     throw error(errc::unsupported, std::string(where) + ": expected scale and offset that are values of the data type " +
