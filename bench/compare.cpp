@@ -35,6 +35,22 @@ import zarr;
 namespace {
 
 
+// The string rows: a cube of half the edge holding each value's decimal text, through
+// vlen-utf8 and zstd (layout zstd), or those in shards of inner chunks (layout sharded).
+std::string strings_metadata_json(layout l, const geometry& g) {
+  const auto n = std::to_string(g.size), c = std::to_string(g.chunk), i = std::to_string(g.inner);
+  const std::string codecs = R"([{"name": "vlen-utf8"}, {"name": "zstd", "configuration": {"level": 0, "checksum": false}}])";
+  const std::string chain =
+      l != layout::sharded ? codecs
+                           : R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [)" + i + ", " + i + ", " + i +
+                                 R"(], "codecs": )" + codecs +
+                                 R"(, "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}], "index_location": "end"}}])";
+  return R"({"zarr_format": 3, "node_type": "array", "shape": [)" + n + ", " + n + ", " + n +
+         R"(], "data_type": "string", "fill_value": "", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [)" +
+         c + ", " + c + ", " + c + R"(]}}, "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}}, "codecs": )" +
+         chain + "}";
+}
+
 geometry geometry_of(std::uint64_t size) {
   const std::uint64_t chunk = size >= 256 ? 128 : size / 2;
   if (size < 8 || chunk % 4 != 0 || size % chunk != 0)
@@ -184,8 +200,9 @@ int usage() {
   std::fputs(
       "usage: zarr.bench.compare OP LAYOUT THREADS SIZE STORE_DIR\n"
       "  OP: write | write_durable | write_partial | read | read_chunks | read_inner | floor_write | floor_read | floor_read_chunks |\n"
-      "      floor_read_inner (write_durable: the store's durable option, every chunk flushed to the disk;\n"
-      "      write_partial: into the array at STORE_DIR, boxes of the chunk edge shifted by half a chunk)\n"
+      "      floor_read_inner | write_strings | read_strings | read_strings_inner (write_durable: the store's durable option,\n"
+      "      every chunk flushed to the disk; write_partial: into the array at STORE_DIR, boxes of the chunk edge shifted by\n"
+      "      half a chunk; *_strings: a string array of half the edge, each value's decimal text, vlen-utf8 and zstd)\n"
       "  LAYOUT: uncompressed | zstd | sharded; THREADS: zarr::set_concurrency (floor: std::threads)\n"
       "  SIZE: the cube's edge (512 by default in bench/compare); STORE_DIR: the array's store root\n"
       "Prints one JSON line: {\"op\", \"layout\", \"threads\", \"size\", \"seconds\", \"cpu_seconds\", \"mismatches\"}.\n",
@@ -269,6 +286,44 @@ int main(int argc, char** argv) {
       buffer out(total);
       timed([&] { read_boxes({g.chunk, g.inner}, out.data.get()); });
       bad = mismatches(g, {g.chunk, g.inner}, out.data.get());
+    } else if (op == "write_strings" || op == "read_strings" || op == "read_strings_inner") {
+      const auto gs = geometry_of(g.size / 2);
+      const std::vector<std::uint64_t> edge(3, gs.size);
+      std::vector<std::string> values;  // C order
+      values.reserve(static_cast<std::size_t>(gs.elements()));
+      for (std::uint64_t z = 0; z < gs.size; ++z)
+        for (std::uint64_t y = 0; y < gs.size; ++y)
+          for (std::uint64_t x = 0; x < gs.size; ++x) values.push_back(std::to_string(value_at(z, y, x)));
+      std::vector<std::string> out;
+      if (op == "write_strings") {
+        const auto meta = zarr::array_metadata::parse(zarr::parse_json(strings_metadata_json(l, gs)));
+        timed([&] {
+          auto a = zarr::array::create(std::make_shared<zarr::filesystem_store>(dir, zarr::filesystem_options{.create = true}),
+                                       "", meta, true);
+          a.write_strings(zarr::region::all(edge), values);
+        });
+        out = zarr::array::open(std::make_shared<zarr::filesystem_store>(dir, false), "").read_strings(zarr::region::all(edge));
+      } else if (op == "read_strings") {
+        timed([&] {
+          const auto a = zarr::array::open(std::make_shared<zarr::filesystem_store>(dir, false), "");
+          out = a.read_strings(zarr::region::all(edge));
+        });
+      } else {  // inner chunk by inner chunk, each box into its place in C order
+        out.resize(values.size());
+        timed([&] {
+          const auto a = zarr::array::open(std::make_shared<zarr::filesystem_store>(dir, false), "");
+          for_each_box(gs, {gs.chunk, gs.inner}, [&](std::uint64_t z0, std::uint64_t y0, std::uint64_t x0, std::uint64_t e, std::uint64_t) {
+            const auto box = a.read_strings(zarr::region{{z0, y0, x0}, {z0 + e, y0 + e, x0 + e}});
+            std::size_t k = 0;
+            for (auto z = z0; z < z0 + e; ++z)
+              for (auto y = y0; y < y0 + e; ++y)
+                for (auto x = x0; x < x0 + e; ++x) out[static_cast<std::size_t>((z * gs.size + y) * gs.size + x)] = box[k++];
+          });
+        });
+      }
+      if (out.size() != values.size()) bad = values.size();
+      else
+        for (std::size_t k = 0; k < values.size(); ++k) bad += out[k] != values[k];
     } else if (op == "floor_read") {
       buffer out(total);
       timed([&] { floor_read(l, g, threads, dir, out.data.get()); });

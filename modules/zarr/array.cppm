@@ -248,6 +248,8 @@ class array {
   // fill value where it is missing; unless `create`, a missing chunk stays missing).
   void update_strings(std::span<const std::uint64_t> chunk_index, const std::string& key, bool create,
                       const write_options& options, const std::function<void(std::vector<std::string>&)>& change) const;
+  // Reads region `r` (checked) into `out`: a view of its extent, of elements or of strings.
+  void read_into(const region& r, const array_view& out, const read_options& options) const;
   // Reads the part of one chunk that `part` says into its place in `out`, the chain reading
   // from the store what it needs.
   void read_part(const cell_part& part, const array_view& out) const;

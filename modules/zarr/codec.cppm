@@ -45,7 +45,20 @@ struct chunk_spec {
   [[nodiscard]] std::uint64_t byte_size() const noexcept {
     return num_elements() * element_size();
   }
+  // Whether its elements differ in length (string, bytes, optional ones): std::string objects
+  // in memory, and in an array_view (array_view::strings).
+  [[nodiscard]] bool variable_elements() const noexcept { return has_variable_elements(type, layout); }
+  // Bytes per element of an array_view of it.
+  [[nodiscard]] std::size_t view_element_size() const noexcept {
+    return variable_elements() ? sizeof(std::string) : static_cast<std::size_t>(element_size());
+  }
 };
+
+// Sets every element of `out` to the fill value of `spec` (its string for variable elements).
+inline void fill(const array_view& out, const chunk_spec& spec) {
+  if (spec.variable_elements()) fill(out, spec.fill_string);
+  else fill(out, spec.fill);
+}
 
 // A chunk's decoded array, or the array a codec of its chain decodes to, read box by box
 // (zarrs' partial decoders): each codec wraps the reader of the representation below it, so a
@@ -60,6 +73,20 @@ class array_reader {
   // beforehand, in a batch), rather than byte ranges of it.
   [[nodiscard]] virtual bool reads_whole(const region& box) const = 0;
 };
+
+// The box `box` of a chunk of variable-length elements (`spec`) into `out`, a view of strings:
+// decode(elements) decodes the whole chunk into `elements`, straight into `out` when the box
+// is the chunk and `out` is contiguous.
+template <class Decode>
+void decode_strings_box(const chunk_spec& spec, const region& box, const array_view& out, Decode&& decode) {
+  if (box.covers(spec.shape) && out.c_contiguous()) {
+    decode(std::span(reinterpret_cast<std::string*>(out.data), static_cast<std::size_t>(spec.num_elements())));
+    return;
+  }
+  std::vector<std::string> whole(static_cast<std::size_t>(spec.num_elements()));
+  decode(std::span<std::string>(whole));
+  copy(strings_view(whole.data(), spec.shape).window(box.start, box.extent()), out);
+}
 
 // Calls decode(value) with the whole value `source` reads, in place when it is already in
 // memory, else read into a buffer of the thread's; false, without calling it, when absent.
@@ -301,6 +328,7 @@ class codec_chain {
   // through a reader per codec, each wrapping the one below (bytes -> bytes codecs over
   // `source`, the array -> bytes codec over them, the array -> array codecs over that, with
   // neighbouring elementwise ones fused into one pass), so that it reads only what it needs.
+  // Variable-length elements are read into views of strings (array_view::strings).
   [[nodiscard]] std::unique_ptr<array_reader> reader(const chunk_reader& source) const;
   // The encoded size of a chunk when every codec has a fixed size.
   [[nodiscard]] std::optional<std::uint64_t> encoded_size() const noexcept;
@@ -359,6 +387,22 @@ struct codec_context {
   encoding_options encoding{};
 };
 
+// How Zarr v2 holds a codec: as a numcodecs configuration {"id": ..., its keys} in `filters`
+// or `compressor` (Zarr storage specification version 2, "Metadata"; numcodecs' ids).
+struct numcodecs_form {
+  // The numcodecs id; empty when numcodecs has no such codec, for the reason `why_not`.
+  std::string_view id{};
+  std::string_view why_not = "numcodecs has no such codec";
+  // Zarr v2 keeps the codec in `compressor` when it ends the chain (else in `filters`).
+  bool compressor = false;
+  // A `.zarray` codec of this id reads as this row (one row per id).
+  bool read_as = false;
+  // numcodecs' keys from the resolved Zarr v3 configuration, and the Zarr v3 configuration
+  // from numcodecs' keys (its defaults made explicit); nullptr: the same keys and values.
+  boost::json::object (*to_v2)(const boost::json::object& configuration) = nullptr;
+  boost::json::object (*from_v2)(boost::json::object configuration) = nullptr;
+};
+
 struct codec_entry {
   std::string_view name;
   codec_kind kind;
@@ -369,7 +413,12 @@ struct codec_entry {
   // bits, fixed_length_utf32, struct, optional): it moves them whole or encodes them by their
   // layout. The chain refuses the others for those types (docs/decisions.md 58, 71).
   bool takes_sized_types = false;
+  numcodecs_form v2{};
 };
+
+// The row that a `.zarray`'s numcodecs id reads as (numcodecs_form::read_as); nullptr when
+// there is none.
+[[nodiscard]] const codec_entry* find_numcodecs(std::string_view id) noexcept;
 
 // The built-in codecs; nullptr for an unknown name.
 [[nodiscard]] const codec_entry* find_codec(std::string_view name) noexcept;

@@ -5,6 +5,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 export module zarr.nd;
@@ -44,7 +45,8 @@ struct region {
 inline constexpr std::uint64_t streaming_destination = std::uint64_t{32} << 20;
 
 // An array in memory: element (i0, i1, ...) at data + i0 * strides[0] + i1 * strides[1] + ...
-// bytes. Byte is std::byte (a destination) or const std::byte (a source).
+// bytes. Byte is std::byte (a destination) or const std::byte (a source). The elements of the
+// variable-length types (string, bytes) are std::string objects (`strings`), copied as such.
 template <class Byte>
 struct basic_array_view {
   Byte* data = nullptr;
@@ -54,6 +56,7 @@ struct basic_array_view {
   // Rows copied into this view bypass the cache: set by c_order/f_order for views of
   // streaming_destination bytes or more, and kept by window().
   bool streaming = false;
+  bool strings = false;
 
   // The whole buffer `data` as an array of `shape`, C order (last index fastest).
   [[nodiscard]] static basic_array_view c_order(Byte* data, std::span<const std::uint64_t> shape, std::size_t element_size) {
@@ -65,7 +68,7 @@ struct basic_array_view {
   }
   // The box [start, start + extent) of this view, as a view of its own.
   [[nodiscard]] basic_array_view window(std::span<const std::uint64_t> start, std::span<const std::uint64_t> extent) const {
-    basic_array_view w{data, {extent.begin(), extent.end()}, strides, element_size, streaming};
+    basic_array_view w{data, {extent.begin(), extent.end()}, strides, element_size, streaming, strings};
     for (std::size_t i = 0; i < start.size(); ++i)
       w.data += static_cast<std::int64_t>(start[i]) * strides[i];
     return w;
@@ -87,13 +90,13 @@ struct basic_array_view {
   operator basic_array_view<const std::byte>() const
     requires(!std::is_const_v<Byte>)
   {
-    return {data, shape, strides, element_size, streaming};
+    return {data, shape, strides, element_size, streaming, strings};
   }
 
  private:
   static basic_array_view ordered(Byte* data, std::span<const std::uint64_t> shape, std::size_t element_size,
                                   bool fortran) {
-    basic_array_view v{data, {shape.begin(), shape.end()}, std::vector<std::int64_t>(shape.size()), element_size, false};
+    basic_array_view v{data, {shape.begin(), shape.end()}, std::vector<std::int64_t>(shape.size()), element_size, false, false};
     auto stride = static_cast<std::int64_t>(element_size);
     for (std::size_t k = 0; k < shape.size(); ++k) {
       const auto i = fortran ? k : shape.size() - 1 - k;
@@ -107,6 +110,13 @@ struct basic_array_view {
 using array_view = basic_array_view<std::byte>;
 using const_array_view = basic_array_view<const std::byte>;
 
+// `data`, std::string objects in C order, as an array of `shape`.
+[[nodiscard]] inline array_view strings_view(std::string* data, std::span<const std::uint64_t> shape) {
+  auto v = array_view::c_order(reinterpret_cast<std::byte*>(data), shape, sizeof(std::string));
+  v.strings = true;
+  return v;
+}
+
 // Copies every element of `src` into `dst`, of the same shape and element size. Dimensions
 // that are contiguous in both are merged, rows of adjacent elements copied with memcpy (or
 // streamed, see array_view::streaming).
@@ -114,6 +124,8 @@ void copy(const const_array_view& src, const array_view& dst);
 
 // Sets every element of `dst` to `value`.
 void fill(const array_view& dst, const scalar& value);
+// Sets every element of `dst`, a view of strings, to `value`.
+void fill(const array_view& dst, const std::string& value);
 
 // Whether two elements of `v` share bytes (a destination must not).
 [[nodiscard]] bool self_overlapping(const const_array_view& v) noexcept;

@@ -106,6 +106,29 @@ json::object parse_object(const char* text, const char* function, const char* wh
   return v.as_object();
 }
 
+// The node of a group or array handle.
+const zarr::group& node_of(const zarr_group& h) { return h.group; }
+zarr::group& node_of(zarr_group& h) { return h.group; }
+const zarr::array& node_of(const zarr_array& h) { return h.array; }
+zarr::array& node_of(zarr_array& h) { return h.array; }
+
+// A node's attributes as JSON text, and set from JSON text; `what` names the handle.
+template <class Handle>
+int get_attributes(const Handle* handle, char** out, const char* function, const char* what) {
+  return guarded([&] {
+    need_out(out, function);
+    *out = copy_out(json::serialize(node_of(need(handle, function, what)).metadata().attributes));
+  });
+}
+template <class Handle>
+int set_attributes(Handle* handle, const char* attributes_json, const char* function, const char* what) {
+  return guarded([&] {
+    auto& node = node_of(need(handle, function, what));
+    text_of(attributes_json, function, "attributes");
+    node.set_attributes(parse_object(attributes_json, function, "attributes"));
+  });
+}
+
 // The C enumerators, in the order of zarr::data_type (checked below by name).
 constexpr zarr::data_type c_types[] = {
     zarr::data_type::bool_,
@@ -454,18 +477,11 @@ int zarr_group_children(const zarr_group* group, char** out) {
 }
 
 int zarr_group_attributes(const zarr_group* group, char** out) {
-  return guarded([&] {
-    need_out(out, "zarr_group_attributes");
-    *out = copy_out(json::serialize(need(group, "zarr_group_attributes", "group").group.metadata().attributes));
-  });
+  return get_attributes(group, out, "zarr_group_attributes", "group");
 }
 
 int zarr_group_set_attributes(zarr_group* group, const char* attributes_json) {
-  return guarded([&] {
-    auto& g = need(group, "zarr_group_set_attributes", "group").group;
-    text_of(attributes_json, "zarr_group_set_attributes", "attributes");
-    g.set_attributes(parse_object(attributes_json, "zarr_group_set_attributes", "attributes"));
-  });
+  return set_attributes(group, attributes_json, "zarr_group_set_attributes", "group");
 }
 
 // -------------------------------------------------------------------- arrays
@@ -552,18 +568,11 @@ int zarr_array_metadata(const zarr_array* array, char** out) {
 }
 
 int zarr_array_attributes(const zarr_array* array, char** out) {
-  return guarded([&] {
-    need_out(out, "zarr_array_attributes");
-    *out = copy_out(json::serialize(need(array, "zarr_array_attributes", "array").array.metadata().attributes));
-  });
+  return get_attributes(array, out, "zarr_array_attributes", "array");
 }
 
 int zarr_array_set_attributes(zarr_array* array, const char* attributes_json) {
-  return guarded([&] {
-    auto& a = need(array, "zarr_array_set_attributes", "array").array;
-    text_of(attributes_json, "zarr_array_set_attributes", "attributes");
-    a.set_attributes(parse_object(attributes_json, "zarr_array_set_attributes", "attributes"));
-  });
+  return set_attributes(array, attributes_json, "zarr_array_set_attributes", "array");
 }
 
 int zarr_array_read(const zarr_array* array, const uint64_t* start, const uint64_t* stop, int dtype, void* buffer,

@@ -568,15 +568,31 @@ void array::read(const region& r, std::span<std::byte> out, const read_options& 
   read(r, array_view::c_order(out.data(), c_order_extent(r, out.size(), meta_.element_size(), path_), size), options);
 }
 
-// One call per chunk: the chain reads what the part of the region in that chunk needs and
-// decodes it straight into its place in `out`; absent chunks are filled.
 void array::read(const region& r, const array_view& out, const read_options& options) const {
   check_region(r);
   check_view(r, out, "output");
+  read_into(r, out, options);
+}
+
+namespace {
+
+// Where a chunk is absent: the fill value (its string in a view of strings).
+void fill_absent(const array_view& place, const array_metadata& m) {
+  if (place.strings) fill(place, m.fill_string);
+  else fill(place, m.fill_value);
+}
+
+}  // namespace
+
+// One call per chunk: the chain reads what the part of the region in that chunk needs and
+// decodes it straight into its place in `out`; absent chunks are filled. Elements of the
+// variable-length types take the same path, as a view of strings (no chunk cache: it holds
+// fixed-size elements).
+void array::read_into(const region& r, const array_view& out, const read_options& options) const {
   if (r.num_elements() == 0) return;
   const auto parts = cell_parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
-  if (caches_chunks()) {
+  if (caches_chunks() && !out.strings) {
     read_cached(parts, out, [&] { progress.chunk_done(); });
     return;
   }
@@ -601,7 +617,7 @@ void array::read_part(const cell_part& part, const array_view& out) const {
       try {
         if (!chain_of(part.cell).reader(source)->read(part.in_cell, place)) {
           check_fill_value();
-          fill(place, meta_.fill_value);
+          fill_absent(place, meta_);
         }
         return;
       } catch (const error&) {
@@ -802,7 +818,7 @@ void array::read_batched(std::span<const cell_part> parts, const array_view& out
             naming_the_chunk(path_, item.key, [&] {
               if (!item.found) {
                 check_fill_value();
-                fill(place, meta_.fill_value);
+                fill_absent(place, meta_);
               } else {
                 const buffer_chunk_reader source(std::span<const std::byte>(item.value));
                 static_cast<void>(chain_of(part.cell).reader(source)->read(part.in_cell, place));

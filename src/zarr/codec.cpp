@@ -1,5 +1,5 @@
 // zarr.codec: building and running a codec chain (Zarr v3 core spec "Codecs", "Determination of
-// encoded representations"), and the configuration helpers every codec uses.
+// encoded representations").
 module;
 #include <algorithm>
 #include <array>
@@ -14,7 +14,6 @@ module;
 #include <boost/json.hpp>
 module zarr.codec;
 
-import zarr.fill_value;
 import zarr.sized;
 
 namespace zarr {
@@ -367,11 +366,6 @@ bytes codec_chain::run_decode(std::span<const std::byte> stored, const array_vie
 
 namespace {
 
-// The box `box` of a whole array held in C order in `whole`, into `out`.
-void copy_box(std::span<const std::byte> whole, std::span<const std::uint64_t> shape, const region& box, const array_view& out) {
-  copy(const_array_view::c_order(whole.data(), shape, out.element_size).window(box.start, box.extent()), out);
-}
-
 void check_box(const region& box, std::span<const std::uint64_t> shape, const array_view& out, std::uint64_t element_size) {
   bool inside = box.start.size() == shape.size() && box.stop.size() == shape.size();
   for (std::size_t i = 0; inside && i < shape.size(); ++i) inside = box.start[i] <= box.stop[i] && box.stop[i] <= shape[i];
@@ -418,19 +412,27 @@ class steps_reader final : public array_reader {
 
 // The one read path of a chunk: a box that covers it is read whole and decoded into place;
 // any other goes through the readers of the chain's codecs, built at the first such read.
+// Variable-length elements (a view of strings) take the same path, except through array ->
+// array codecs (transpose, reshape, numcodecs.categorize): the chunk decoded whole, a box copied.
 class chain_reader final : public array_reader {
  public:
   chain_reader(const codec_chain& chain, const chunk_reader& source) : chain_(chain), source_(source) {}
 
   [[nodiscard]] bool read(const region& box, const array_view& out) const override {
     const auto& spec = chain_.decoded();
-    check_box(box, spec.shape, out, spec.element_size());
+    check_box(box, spec.shape, out, spec.view_element_size());
+    if (spec.variable_elements() && (box.covers(spec.shape) || !chain_.array_to_array().empty()))
+      return with_whole_value(source_, [&](std::span<const std::byte> stored) {
+        decode_strings_box(spec, box, out, [&](std::span<std::string> elements) { chain_.decode_elements(stored, elements); });
+      });
     if (box.covers(spec.shape))
       return with_whole_value(source_, [&](std::span<const std::byte> stored) { chain_.decode_into(stored, out); });
     return parts().read(box, out);
   }
   [[nodiscard]] bool reads_whole(const region& box) const override {
-    return box.covers(chain_.decoded().shape) || parts().reads_whole(box);
+    const auto& spec = chain_.decoded();
+    return box.covers(spec.shape) || (spec.variable_elements() && !chain_.array_to_array().empty()) ||
+           parts().reads_whole(box);
   }
 
  private:
@@ -473,119 +475,10 @@ class chain_reader final : public array_reader {
   mutable std::unique_ptr<array_reader> top_;
 };
 
-// The default array -> bytes reader: the stored value read and decoded whole, a box copied out.
-class whole_value_reader final : public array_reader {
- public:
-  whole_value_reader(const array_to_bytes_codec& codec, const chunk_reader& source) : codec_(codec), source_(source) {}
-
-  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
-    const auto& spec = codec_.decoded();
-    return with_whole_value(source_, [&](std::span<const std::byte> stored) {
-      if (box.covers(spec.shape)) {
-        codec_.decode_into(stored, out);
-        return;
-      }
-      const thread_buffer<struct whole_value_chunk_tag> chunk;
-      chunk->resize(static_cast<std::size_t>(spec.byte_size()));
-      codec_.decode_into(stored, array_view::c_order(chunk->data(), spec.shape, out.element_size));
-      copy_box(*chunk, spec.shape, box, out);
-      let_go_if_large(*chunk);
-    });
-  }
-  [[nodiscard]] bool reads_whole(const region& /*box*/) const override { return true; }
-
- private:
-  const array_to_bytes_codec& codec_;
-  const chunk_reader& source_;
-};
-
-// The default array -> array reader: the encoded array read whole from below, decoded, a box
-// copied out.
-class whole_array_reader final : public array_reader {
- public:
-  whole_array_reader(const array_to_array_codec& codec, std::unique_ptr<array_reader> below)
-      : codec_(codec), below_(std::move(below)) {}
-
-  [[nodiscard]] bool read(const region& box, const array_view& out) const override {
-    const auto& encoded = codec_.encoded();
-    bytes buffer(static_cast<std::size_t>(encoded.byte_size()));
-    const auto encoded_size = static_cast<std::size_t>(encoded.element_size());
-    if (!below_->read(region::all(encoded.shape), array_view::c_order(buffer.data(), encoded.shape, encoded_size)))
-      return false;
-    const auto decoded = codec_.decode(std::move(buffer));
-    copy_box(decoded, codec_.decoded().shape, box, out);
-    return true;
-  }
-  [[nodiscard]] bool reads_whole(const region& /*box*/) const override {
-    return below_->reads_whole(region::all(codec_.encoded().shape));
-  }
-
- private:
-  const array_to_array_codec& codec_;
-  std::unique_ptr<array_reader> below_;
-};
-
-// The default bytes -> bytes reader: the value below decoded whole (once, for byte ranges).
-class decoded_bytes_reader final : public chunk_reader {
- public:
-  decoded_bytes_reader(const bytes_to_bytes_codec& codec, const chunk_reader& below, std::uint64_t limit)
-      : codec_(codec), below_(below), limit_(limit) {}
-
-  [[nodiscard]] bool read_all(bytes& out) const override {
-    if (!load()) return false;
-    out.assign(value_.begin(), value_.end());
-    return true;
-  }
-  [[nodiscard]] std::optional<bytes> read(byte_range range) const override {
-    if (!load()) return std::nullopt;
-    const auto [offset, length] = resolve_range(codec_.name(), range, value_.size());
-    const auto part = std::span<const std::byte>(value_).subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
-    return bytes(part.begin(), part.end());
-  }
-  [[nodiscard]] const std::span<const std::byte>* in_memory() const noexcept override {
-    return loaded_ && present_ ? &view_ : nullptr;
-  }
-  [[nodiscard]] bool ranges_read_whole() const noexcept override { return true; }
-
- private:
-  bool load() const {
-    if (!loaded_) {
-      const thread_buffer<struct decoded_bytes_stored_tag> stored;
-      present_ = below_.read_all(*stored);
-      if (present_) value_ = codec_.decode(*stored, limit_);
-      view_ = value_;
-      loaded_ = true;
-    }
-    return present_;
-  }
-
-  const bytes_to_bytes_codec& codec_;
-  const chunk_reader& below_;
-  std::uint64_t limit_;
-  mutable bool loaded_ = false, present_ = false;
-  mutable bytes value_;
-  mutable std::span<const std::byte> view_;
-};
-
 }  // namespace
 
 std::unique_ptr<array_reader> codec_chain::reader(const chunk_reader& source) const {
-  if (has_variable_elements(decoded_.type, decoded_.layout))
-    throw error(errc::invalid_argument, "codec chain: expected fixed-size elements, got data type " + type_name(decoded_) +
-                                            " (read its elements as strings)");
   return std::make_unique<chain_reader>(*this, source);
-}
-
-std::unique_ptr<array_reader> array_to_bytes_codec::reader(const chunk_reader& source) const {
-  return std::make_unique<whole_value_reader>(*this, source);
-}
-
-std::unique_ptr<array_reader> array_to_array_codec::reader(std::unique_ptr<array_reader> below) const {
-  return std::make_unique<whole_array_reader>(*this, std::move(below));
-}
-
-std::unique_ptr<chunk_reader> bytes_to_bytes_codec::reader(const chunk_reader& below, std::uint64_t limit) const {
-  return std::make_unique<decoded_bytes_reader>(*this, below, limit);
 }
 
 std::optional<std::uint64_t> codec_chain::encoded_size() const noexcept {
@@ -713,75 +606,6 @@ void array_to_bytes_codec::do_decode_into_view(std::span<const std::byte> encode
   do_decode_into(encoded, *chunk);
   copy(const_array_view::c_order(chunk->data(), spec.shape, out.element_size), out);
   let_go_if_large(*chunk);
-}
-
-std::string json_pointer_of(std::string_view where) {
-  std::string out = "/";
-  for (char c : where) {
-    if (c == '.' || c == '[') out += '/';
-    else if (c != ']') out += c;
-  }
-  return out;
-}
-
-scalar parse_scalar(const codec_context& ctx, const json::value& v, std::string_view where, data_type type) {
-  if (!ctx.document.empty())
-    if (const auto text = json_source_text(ctx.document, json_pointer_of(where)))
-      return parse_fill_value_text(*text, type, where);
-  return parse_fill_value(v, type, where);
-}
-
-const json::object& configuration_object(const codec_context& ctx) {
-  static const json::object empty;
-  if (ctx.configuration.is_null()) return empty;
-  if (const auto* o = ctx.configuration.if_object()) return *o;
-  throw error(errc::invalid_metadata, ctx.where + ".configuration: expected an object, got " + json::serialize(ctx.configuration));
-}
-
-const json::object& configuration_object(const codec_context& ctx, std::initializer_list<std::string_view> allowed) {
-  const auto& config = configuration_object(ctx);
-  reject_unknown_keys(config, allowed, ctx.where);
-  return config;
-}
-
-const json::value& required_member(const json::object& config, std::string_view key, std::string_view where,
-                                   std::string_view expected) {
-  const auto* v = config.if_contains(key);
-  if (v == nullptr)
-    throw error(errc::invalid_metadata, std::string(where) + ".configuration." + std::string(key) + ": expected " +
-                                            std::string(expected) + ", got nothing");
-  return *v;
-}
-
-std::optional<std::uint64_t> non_negative_integer(const json::value& v) noexcept {
-  if (const auto* i = v.if_int64(); i != nullptr && *i >= 0) return static_cast<std::uint64_t>(*i);
-  if (const auto* u = v.if_uint64()) return *u;
-  return std::nullopt;
-}
-
-void reject_unknown_keys(const json::object& config, std::initializer_list<std::string_view> allowed,
-                         std::string_view where) {
-  for (const auto& [key, value] : config)
-    if (std::find(allowed.begin(), allowed.end(), std::string_view(key)) == allowed.end())
-      throw error(errc::invalid_metadata, std::string(where) + ".configuration." + std::string(key) +
-                                              ": expected no such key (unknown configuration key)");
-}
-
-std::int64_t integer_member(const json::object& config, std::string_view key, std::int64_t min, std::int64_t max,
-                            std::optional<std::int64_t> fallback, std::string_view where) {
-  const auto at = std::string(where) + ".configuration." + std::string(key);
-  const auto* v = config.if_contains(key);
-  if (v == nullptr) {
-    if (fallback) return *fallback;
-    throw error(errc::invalid_metadata, at + ": expected an integer, got nothing");
-  }
-  std::optional<std::int64_t> n;
-  if (const auto* i = v->if_int64()) n = *i;
-  if (const auto* u = v->if_uint64(); u && *u <= static_cast<std::uint64_t>(INT64_MAX)) n = static_cast<std::int64_t>(*u);
-  if (!n || *n < min || *n > max)
-    throw error(errc::invalid_metadata, at + ": expected an integer from " + std::to_string(min) + " to " +
-                                            std::to_string(max) + ", got " + json::serialize(*v));
-  return *n;
 }
 
 }  // namespace zarr

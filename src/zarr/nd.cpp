@@ -7,6 +7,7 @@ module;
 #include <cstring>
 #include <utility>
 #include <span>
+#include <string>
 #include <vector>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -65,6 +66,12 @@ void copy_strided_row(const std::byte* src, std::int64_t src_step, std::byte* ds
   }
 }
 
+// The same for std::string objects, assigned.
+void copy_strings(const std::byte* src, std::int64_t src_step, std::byte* dst, std::int64_t dst_step, std::uint64_t n) {
+  for (std::uint64_t k = 0; k < n; ++k, src += src_step, dst += dst_step)
+    *reinterpret_cast<std::string*>(dst) = *reinterpret_cast<const std::string*>(src);
+}
+
 }  // namespace
 
 // Dimensions of extent 1 are dropped and neighbours that are contiguous in both views are
@@ -96,13 +103,10 @@ void copy(const const_array_view& src, const array_view& dst) {
     }
     merged.push_back(d);
   }
-  if (merged.empty()) {
-    std::memcpy(dst.data, src.data, size);
-    return;
-  }
+  if (merged.empty()) merged.push_back({1, 0, 0});
   const auto inner = merged.back();
   merged.pop_back();
-  const bool rows = inner.s == static_cast<std::int64_t>(size) && inner.d == static_cast<std::int64_t>(size);
+  const bool rows = !dst.strings && inner.s == static_cast<std::int64_t>(size) && inner.d == static_cast<std::int64_t>(size);
   const std::size_t row_bytes = static_cast<std::size_t>(inner.n) * size;
   const bool streaming = rows && dst.streaming && row_bytes >= 64;
   std::vector<std::uint64_t> pos(merged.size(), 0);
@@ -111,6 +115,7 @@ void copy(const const_array_view& src, const array_view& dst) {
   for (;;) {
     if (streaming) stream_copy(to, from, row_bytes);
     else if (rows) std::memcpy(to, from, row_bytes);
+    else if (dst.strings) copy_strings(from, inner.s, to, inner.d, inner.n);
     else copy_strided_row(from, inner.s, to, inner.d, inner.n, size);
     std::size_t i = merged.size();
     while (i > 0) {
@@ -139,6 +144,13 @@ void fill(const array_view& dst, const scalar& value) {
   const auto row = filled(rank == 0 ? 1 : dst.shape[along], value);
   const_array_view src{row.data(), dst.shape, std::vector<std::int64_t>(rank, 0), dst.element_size, false};
   if (rank > 0) src.strides[along] = static_cast<std::int64_t>(dst.element_size);
+  copy(src, dst);
+}
+
+void fill(const array_view& dst, const std::string& value) {
+  const auto rank = dst.shape.size();
+  const const_array_view src{reinterpret_cast<const std::byte*>(&value), dst.shape, std::vector<std::int64_t>(rank, 0),
+                             dst.element_size, false, true};
   copy(src, dst);
 }
 

@@ -14,11 +14,11 @@ export import zarr.metadata;
 
 export namespace zarr {
 
-// One numcodecs configuration as a Zarr v3 codec object: `gzip` and `zstd` become the Zarr v3
-// codecs of the same format (numcodecs' default level 1 when absent), every other id
-// "numcodecs.<id>" with the rest of the configuration as it is (`numcodecs.blosc` then records
-// itself as the Zarr v3 `blosc` it is). Throws zarr::error naming
-// `where` (".zarray: compressor") for an id this library does not have.
+// One numcodecs configuration as a Zarr v3 codec object: the registry row the id reads as
+// (numcodecs_form::read_as: `gzip` and `zstd` the Zarr v3 codecs of the same format, with
+// numcodecs' defaults made explicit; most others "numcodecs.<id>", the rest of the
+// configuration as it is). Throws zarr::error naming `where` (".zarray: compressor") for an id
+// this library does not have.
 [[nodiscard]] boost::json::object numcodecs_to_v3(const boost::json::object& config, std::string_view where);
 
 // The chain of a zarr_format 2 array: `transpose` (reversed axes) for order "F", the array
@@ -31,8 +31,8 @@ export namespace zarr {
 // make a Zarr v2 array whose chain reads and writes the same bytes. A leading transpose that
 // reverses the axes is order "F"; the array -> array codecs are filters (`bitround` and the
 // `numcodecs.*` ones), `bytes` gives the byte order, `numcodecs.packbits` is a filter, the
-// bytes -> bytes codecs are filters but a last compressor (blosc, gzip, zstd, numcodecs.zlib,
-// bz2, lzma, lz4), which is the compressor. Every NumPy type string in the filters takes the
+// bytes -> bytes codecs are filters but a last one that Zarr v2 keeps as the compressor
+// (numcodecs_form::compressor: blosc, gzip, zstd, numcodecs.zlib, bz2, lzma, lz4). Every NumPy type string in the filters takes the
 // byte order of the stored data, as zarr-python 2 views each chunk in the dtype's. Throws
 // zarr::error (unsupported) naming `codecs[i]` and what Zarr v2 lacks for anything else
 // (sharding, crc32c, reshape, zfp, packbits, conditional, another transpose, a data type NumPy

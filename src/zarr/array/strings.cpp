@@ -1,8 +1,9 @@
 // zarr.array: the elements of the variable-length data types, string and bytes
-// (zarr-extensions data-types/string, data-types/bytes), read and written chunk by chunk
-// through the vlen-utf8 / vlen-bytes codecs. Their elements differ in length, so they travel
-// as std::string, not in the fixed-size buffers of every other type; the chunk walk, keys,
-// locking and the rule for chunks of only the fill value (docs/decisions.md 25) are the same.
+// (zarr-extensions data-types/string, data-types/bytes), through the vlen-utf8 / vlen-bytes
+// codecs. Their elements differ in length, so they travel as std::string, not in the
+// fixed-size buffers of every other type: a read is the one read path with a view of strings
+// (array_view::strings); a write goes chunk by chunk here, with the same chunk walk, keys,
+// locking and rule for chunks of only the fill value (docs/decisions.md 25).
 module;
 #include <algorithm>
 #include <cstddef>
@@ -92,26 +93,7 @@ std::vector<std::string> array::read_strings(const region& r, const read_options
   check_variable_length("read_strings");
   check_region(r);
   std::vector<std::string> out(static_cast<std::size_t>(r.num_elements()));
-  if (out.empty()) return out;
-  const auto extent = r.extent();
-  for_each_part_in_parallel(grid_, r, options.progress, path_, [&](const cell_part& part) {
-    const auto key = chunk_key(part.cell);
-    const auto shape = chunk_shape_of(part.cell);
-    naming_the_chunk(path_, key, [&] {
-      const auto place = [&](auto&& assign) {
-        for_each_element_pair(part.extent(), shape, part.in_cell.start, extent, part.in_region, assign);
-      };
-      const auto stored = store_->get(key);
-      if (!stored) {
-        check_fill_value();
-        place([&](std::uint64_t, std::uint64_t o) { out[o] = meta_.fill_string; });
-        return;
-      }
-      std::vector<std::string> chunk(static_cast<std::size_t>(element_count(shape)));
-      chain_of(part.cell).decode_elements(*stored, chunk);
-      place([&](std::uint64_t c, std::uint64_t o) { out[o] = std::move(chunk[c]); });
-    });
-  });
+  read_into(r, strings_view(out.data(), r.extent()), options);
   return out;
 }
 

@@ -36,31 +36,13 @@ json::object codec_object(std::string_view name, json::object configuration) {
 }  // namespace
 
 json::object numcodecs_to_v3(const json::object& config, std::string_view where) {
-  const std::string at(where);
   const std::string id(config.at("id").as_string());
+  const auto* entry = find_numcodecs(id);
+  if (entry == nullptr)
+    throw error(errc::unsupported, std::string(where) + ".id: expected a numcodecs codec this library has, got \"" + id + "\"");
   json::object rest = config;
   rest.erase("id");
-  // numcodecs' object codecs: the Zarr v3 array -> bytes codecs of the same layout.
-  if (id == "vlen-utf8" || id == "vlen-bytes") {
-    if (!rest.empty())
-      throw error(errc::invalid_metadata, at + ": expected no configuration for " + id + ", got \"" +
-                                              std::string(rest.begin()->key()) + "\"");
-    return codec_object(id, {});
-  }
-  // numcodecs 0.11's defaults: GZip(level=1), Zstd(level=1).
-  if (id == "gzip") {
-    if (!rest.contains("level")) rest["level"] = 1;
-    return codec_object("gzip", std::move(rest));
-  }
-  if (id == "zstd") {
-    if (!rest.contains("level")) rest["level"] = 1;
-    if (!rest.contains("checksum")) rest["checksum"] = false;
-    return codec_object("zstd", std::move(rest));
-  }
-  const auto name = "numcodecs." + id;
-  if (find_codec(name) == nullptr)
-    throw error(errc::unsupported, at + ".id: expected a numcodecs codec this library has, got \"" + id + "\"");
-  return codec_object(name, std::move(rest));
+  return codec_object(entry->name, entry->v2.from_v2 != nullptr ? entry->v2.from_v2(std::move(rest)) : std::move(rest));
 }
 
 json::array v2_codecs(const array_metadata& m) {
@@ -126,29 +108,10 @@ json::array v2_codecs(const array_metadata& m) {
 
 namespace {
 
-// The codecs that Zarr v2 keeps in `compressor` when one ends the chain (resolved names).
+// Whether Zarr v2 keeps the codec of this resolved name in `compressor` when it ends the chain.
 bool is_compressor(std::string_view name) {
-  for (const std::string_view c : {"blosc", "gzip", "zstd", "numcodecs.zlib", "numcodecs.bz2", "numcodecs.lzma", "numcodecs.lz4"})
-    if (name == c) return true;
-  return false;
-}
-
-// Why a Zarr v3 codec has no numcodecs form, for the error.
-std::string_view why_not_v2(std::string_view name) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> reasons{{
-      {"sharding_indexed", "Zarr v2 has no shards"},
-      {"crc32c", "numcodecs 0.11 has no crc32c (numcodecs.crc32 is another checksum)"},
-      {"scale_offset", "no numcodecs filter computes it exactly (numcodecs.fixedscaleoffset rounds in NumPy's way)"},
-      {"cast_value", "no numcodecs filter has its rounding and out-of-range modes, except as numcodecs.fixedscaleoffset "
-                     "right after a scale_offset (docs/decisions.md 54)"},
-      {"packbits", "numcodecs.packbits is another layout: bool only, a padding byte first"},
-      {"zfp", "numcodecs' zfpy is not the zfp codec's stream"},
-      {"reshape", "numcodecs has no such filter"},
-      {"conditional", "numcodecs has no such codec"},
-  }};
-  for (const auto& [codec, reason] : reasons)
-    if (codec == name) return reason;
-  return "numcodecs has no such codec";
+  const auto* entry = find_codec(name);
+  return entry != nullptr && entry->v2.compressor;
 }
 
 const std::array<std::string_view, 4> numpy_type_keys{"dtype", "astype", "encode_dtype", "decode_dtype"};
@@ -170,41 +133,27 @@ json::value in_byte_order(const json::value& v, char order) {
 // One resolved Zarr v3 codec as a numcodecs configuration, its NumPy type strings in `order`.
 json::object to_numcodecs(const json::object& codec, const std::string& where, char order) {
   const std::string name(codec.at("name").as_string());
+  const auto* entry = find_codec(name);
+  if (entry == nullptr || entry->v2.id.empty())
+    throw error(errc::unsupported, where + ": expected a codec that Zarr v2 (numcodecs) has, got \"" + name + "\" (" +
+                                       std::string(entry != nullptr ? entry->v2.why_not : "numcodecs has no such codec") + ")");
   const auto* c = codec.if_contains("configuration");
   const json::object config = c != nullptr && c->is_object() ? c->as_object() : json::object{};
-  if (name == "blosc") {
-    // numcodecs takes the shuffle as a number and the type size from the data it is given.
-    const auto& shuffle = config.at("shuffle").as_string();
-    return json::object{{"id", "blosc"},
-                        {"cname", config.at("cname")},
-                        {"clevel", config.at("clevel")},
-                        {"shuffle", shuffle == "noshuffle" ? 0 : shuffle == "shuffle" ? 1 : 2},
-                        {"blocksize", config.at("blocksize")}};
-  }
-  std::string id;
-  if (name == "gzip" || name == "zstd" || name == "bitround" || name == "vlen-utf8" || name == "vlen-bytes") id = name;
-  else if (name.starts_with("numcodecs.")) id = name.substr(10);
-  else
-    throw error(errc::unsupported, where + ": expected a codec that Zarr v2 (numcodecs) has, got \"" + name + "\" (" +
-                                       std::string(why_not_v2(name)) + ")");
-  json::object out{{"id", id}};
-  for (const auto& [key, value] : config) out[key] = is_numpy_type_key(key) ? in_byte_order(value, order) : value;
+  json::object out{{"id", entry->v2.id}};
+  for (const auto& [key, value] : entry->v2.to_v2 != nullptr ? entry->v2.to_v2(config) : config)
+    out[key] = is_numpy_type_key(key) ? in_byte_order(value, order) : value;
   return out;
 }
 
-// A resolved chain in the form that two chains reading the same bytes share: `bitround` is
-// `numcodecs.bitround`, blosc's type size goes (numcodecs takes it from the data; it changes
-// how well blosc compresses, not what it decodes to), NumPy type strings little-endian (the
-// filters work on values in memory; the stored byte order is the `bytes` codec's).
+// A resolved chain in the form that two chains reading the same bytes share: each codec that
+// Zarr v2 has as its numcodecs configuration (so `bitround` is `numcodecs.bitround`, and blosc's
+// type size goes: numcodecs takes it from the data; it changes how well blosc compresses, not
+// what it decodes to), NumPy type strings little-endian (the filters work on values in memory;
+// the stored byte order is the `bytes` codec's).
 json::value same_bytes_form(json::value chain) {
   for (auto& c : chain.as_array()) {
-    auto& o = c.as_object();
-    if (o.at("name") == "bitround") o["name"] = "numcodecs.bitround";
-    if (auto* config = o.if_contains("configuration"); config != nullptr && config->is_object()) {
-      if (o.at("name") == "blosc") config->as_object().erase("typesize");
-      for (auto& [key, value] : config->as_object())
-        if (is_numpy_type_key(key)) value = in_byte_order(value, '<');
-    }
+    const auto* entry = find_codec(c.at("name").as_string());
+    if (entry != nullptr && !entry->v2.id.empty()) c = to_numcodecs(c.as_object(), "", '<');
   }
   return chain;
 }

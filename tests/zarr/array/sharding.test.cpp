@@ -162,6 +162,52 @@ BOOST_AUTO_TEST_CASE(an_absent_inner_chunk_reads_only_the_index) {
   BOOST_TEST(store->bytes_served == 0u);
 }
 
+// Strings take the same path: a box of a shard reads its index and the inner chunks it meets,
+// through a nested shard too, and an absent inner chunk reads as the fill string.
+BOOST_AUTO_TEST_CASE(strings_in_a_nested_shard_read_only_the_two_indexes_and_that_inner_chunk) {
+  auto store = std::make_shared<counting_store>();
+  // 32 x 32 strings, shards of 16 x 16 holding shards of 8 x 8 holding chunks of 4 x 4.
+  const auto meta = zarr::array_metadata::parse(zarr::parse_json(R"({"zarr_format": 3, "node_type": "array",
+    "shape": [32, 32], "data_type": "string", "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [16, 16]}},
+    "chunk_key_encoding": {"name": "default"}, "fill_value": "none",
+    "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [8, 8],
+      "codecs": [{"name": "sharding_indexed", "configuration": {"chunk_shape": [4, 4],
+        "codecs": [{"name": "vlen-utf8"}, {"name": "zstd", "configuration": {"level": 1}}],
+        "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}], "index_location": "end"}}],
+      "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}], "index_location": "end"}}]})"));
+  auto a = zarr::array::create(store, "t", meta);
+  std::vector<std::string> all(32 * 32);
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = "s" + std::to_string(i * 7919 % 1000003);
+  a.write_strings({{0, 0}, {32, 32}}, all);
+  const auto shard = *store->get("t/c/1/0");  // rows 16-31, columns 0-15
+  // The outer index: 4 inner shards of 8 x 8, 16 bytes each, at the end.
+  std::vector<std::uint64_t> outer(8), nested(8);
+  std::memcpy(outer.data(), shard.data() + shard.size() - 64, 64);
+  // Rows 20-23, columns 4-7: inner shard (0, 0) of it (k 0), and in that its chunk (1, 1) (k 3).
+  const auto& o = outer[0];
+  std::memcpy(nested.data(), shard.data() + o + outer[1] - 64, 64);
+  store->reset();
+  const auto one = a.read_strings({{20, 4}, {24, 8}});
+  BOOST_TEST(store->bytes_served == 64u + 64u + nested[2 * 3 + 1]);
+  BOOST_TEST(store->reads.size() == 3u);
+  std::vector<std::string> expected;
+  for (std::size_t r = 20; r < 24; ++r)
+    for (std::size_t c = 4; c < 8; ++c) expected.push_back(all[r * 32 + c]);
+  BOOST_TEST(one == expected, boost::test_tools::per_element());
+  // Part of an inner chunk, across two inner chunks of two nested shards: the values.
+  const auto across = a.read_strings({{22, 6}, {25, 10}});
+  expected.clear();
+  for (std::size_t r = 22; r < 25; ++r)
+    for (std::size_t c = 6; c < 10; ++c) expected.push_back(all[r * 32 + c]);
+  BOOST_TEST(across == expected, boost::test_tools::per_element());
+
+  // An inner chunk of only the fill value is not stored: it reads as "none" from the indexes.
+  a.write_strings({{0, 0}, {4, 4}}, std::vector<std::string>(16, "none"));
+  store->reset();
+  BOOST_TEST(a.read_strings({{1, 1}, {3, 3}}) == std::vector<std::string>(4, "none"), boost::test_tools::per_element());
+  BOOST_TEST(store->reads.size() == 2u);  // the two indexes
+}
+
 // Behind elementwise codecs (scale_offset, cast_value) the shard is still read in part: the
 // box passes through them unchanged, and they decode only what was read.
 BOOST_AUTO_TEST_CASE(an_inner_chunk_behind_elementwise_codecs_reads_only_the_index_and_that_chunk) {

@@ -201,6 +201,37 @@ BOOST_AUTO_TEST_CASE(makes_the_chain_from_order_filters_and_compressor) {
   ZARR_CHECK_ERROR(zarr::v2_codecs(m), zarr::errc::unsupported, ".zarray: filters[1]: expected an array filter only before");
 }
 
+// The registry rows' Zarr v2 forms: a numcodecs id reads as one row, which writes that id
+// again and agrees on whether Zarr v2 keeps it as the compressor; numcodecs' defaults (GZip
+// and Zstd level 1, numcodecs 0.11) are made explicit.
+BOOST_AUTO_TEST_CASE(each_numcodecs_id_reads_as_one_registry_row_that_writes_it_again) {
+  std::size_t ids = 0;
+  for (const auto& e : zarr::builtin_codecs()) {
+    if (e.v2.id.empty()) {
+      BOOST_TEST(!e.v2.compressor, e.name);
+      BOOST_TEST(!e.v2.why_not.empty(), e.name);
+      continue;
+    }
+    ++ids;
+    const auto* row = zarr::find_numcodecs(e.v2.id);
+    BOOST_TEST_REQUIRE(row != nullptr, e.name);
+    BOOST_TEST(row->v2.id == e.v2.id, e.name);
+    BOOST_TEST(row->v2.compressor == e.v2.compressor, e.name);
+    std::size_t read_as = 0;
+    for (const auto& other : zarr::builtin_codecs()) read_as += other.v2.read_as && other.v2.id == e.v2.id ? 1 : 0;
+    BOOST_TEST(read_as == 1U, e.name);
+    const auto v3 = zarr::numcodecs_to_v3(json::object{{"id", e.v2.id}}, "f");
+    BOOST_TEST(v3.at("name").as_string() == row->name, e.name);
+  }
+  BOOST_TEST(ids > 30U);
+  BOOST_TEST(json::value(zarr::numcodecs_to_v3(json::object{{"id", "gzip"}}, "f")) ==
+             zarr::parse_json(R"({"name": "gzip", "configuration": {"level": 1}})"));
+  BOOST_TEST(json::value(zarr::numcodecs_to_v3(json::object{{"id", "vlen-utf8"}}, "f")) ==
+             zarr::parse_json(R"({"name": "vlen-utf8", "configuration": {}})"));
+  BOOST_TEST(zarr::find_numcodecs("crc32c")->name == "numcodecs.crc32c");
+  BOOST_TEST(zarr::find_numcodecs("sharding_indexed") == nullptr);
+}
+
 namespace {
 
 // A Zarr v3 array's metadata with `codecs` (JSON text).

@@ -33,6 +33,27 @@ std::vector<std::uint16_t> iota_values(std::size_t n) {
   return v;
 }
 
+// One decoding thread (zarr::set_concurrency(1)) for a test's scope.
+struct one_decoding_thread {
+  one_decoding_thread() { zarr::set_concurrency(1); }
+  ~one_decoding_thread() { zarr::set_concurrency(0); }
+  one_decoding_thread(const one_decoding_thread&) = delete;
+  one_decoding_thread& operator=(const one_decoding_thread&) = delete;
+};
+
+// A read that `s` served with 16 GETs, more than one under way at once, returning `got`: the
+// values of `expected` from `first` on.
+template <class T>
+void check_sixteen_gets_side_by_side(const zarr::s3_store& s, const std::vector<T>& got, const std::vector<T>& expected,
+                                     std::size_t first) {
+  std::size_t wrong = 0;
+  for (std::size_t k = 0; k < got.size(); ++k) wrong += got[k] != expected[first + k];
+  BOOST_TEST(wrong == 0u);
+  const auto n = s.requests();
+  BOOST_TEST(n.get == 16u);
+  BOOST_TEST(n.peak_in_flight >= 2u);
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(s3_store)
@@ -263,10 +284,7 @@ BOOST_AUTO_TEST_CASE(inner_chunks_far_apart_in_a_shard_are_fetched_together) {
 BOOST_AUTO_TEST_CASE(parts_of_many_shards_are_read_side_by_side) {
   const auto o = zarr_test::fresh_bucket("shards-side-by-side");
   if (!o) return;
-  zarr::set_concurrency(1);
-  struct restore {
-    ~restore() { zarr::set_concurrency(0); }
-  } restore_concurrency;
+  const one_decoding_thread one;
   auto s = std::make_shared<zarr::s3_store>(*o);
   auto a = zarr::array_builder({64, 512}, zarr::data_type::uint16)
                .shards({64, 64}, {8, 8})
@@ -277,13 +295,27 @@ BOOST_AUTO_TEST_CASE(parts_of_many_shards_are_read_side_by_side) {
   const auto b = zarr::array::open(s, "a");
 
   s->reset_requests();
-  const auto rows = b.read<std::uint16_t>({{8, 0}, {16, 512}});
-  std::size_t wrong = 0;
-  for (std::size_t k = 0; k < rows.size(); ++k) wrong += rows[k] != values[8 * 512 + k];
-  BOOST_TEST(wrong == 0u);
-  const auto n = s->requests();
-  BOOST_TEST(n.get == 16u);
-  BOOST_TEST(n.peak_in_flight >= 2u);
+  check_sixteen_gets_side_by_side(*s, b.read<std::uint16_t>({{8, 0}, {16, 512}}), values, 8 * 512);
+}
+
+// Strings take the numbers' path: the chunks a read needs are fetched in one batch, their GETs
+// in flight together, even with one decoding thread (before, one GET after another).
+BOOST_AUTO_TEST_CASE(chunks_of_strings_are_fetched_side_by_side) {
+  const auto o = zarr_test::fresh_bucket("strings-side-by-side");
+  if (!o) return;
+  const one_decoding_thread one;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  auto a = zarr::array_builder({16, 512}, zarr::data_type::string)
+               .chunk_shape({8, 64})
+               .codecs({zarr::codecs::zstd{.level = 1}})
+               .create(s, "t");
+  std::vector<std::string> values(16 * 512);
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = std::string(k % 7, 'x') + std::to_string(k);
+  a.write_strings(zarr::region::all(a.shape()), values);
+  const auto b = zarr::array::open(s, "t");
+
+  s->reset_requests();
+  check_sixteen_gets_side_by_side(*s, b.read_strings({{4, 0}, {12, 512}}), values, 4 * 512);  // 16 chunks, half of each
 }
 
 // Issue 25, acceptance 1: the 64 inner chunks of one shard read one by one cost 128 GETs
@@ -346,10 +378,7 @@ BOOST_AUTO_TEST_CASE(inner_chunks_read_through_a_cache_cost_one_get_each_after_t
 BOOST_AUTO_TEST_CASE(an_array_keeps_many_requests_in_flight_with_one_decoding_thread) {
   auto o = zarr_test::fresh_bucket("in-flight");
   if (!o) return;
-  zarr::set_concurrency(1);
-  struct restore {
-    ~restore() { zarr::set_concurrency(0); }
-  } restore_concurrency;
+  const one_decoding_thread one;
   const auto values = iota_values(256 * 256);
   for (const std::size_t in_flight : {std::size_t{16}, std::size_t{1}}) {
     BOOST_TEST_CONTEXT("max_in_flight " << in_flight) {

@@ -67,5 +67,8 @@ class blosc_codec final : public bytes_to_bytes_codec {
 [[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_blosc_codec(const codec_context& ctx);
 // `numcodecs.blosc` (and Zarr v2 "blosc"): numcodecs' configuration, shuffle as -1, 0, 1 or 2.
 [[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_numcodecs_blosc_codec(const codec_context& ctx);
+// The resolved `blosc` configuration as numcodecs' keys: the shuffle as a number, no typesize
+// (numcodecs takes it from the data it is given).
+[[nodiscard]] boost::json::object blosc_to_numcodecs(const boost::json::object& configuration);
 
 }  // namespace zarr

@@ -57,5 +57,7 @@ void inflate_bytes_into(std::span<const std::byte> in, std::span<std::byte> out,
 
 // The registry's factory.
 [[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_gzip_codec(const codec_context& ctx);
+// numcodecs' GZip configuration as `gzip`'s: numcodecs 0.11's default level 1 when absent.
+[[nodiscard]] boost::json::object gzip_from_numcodecs(boost::json::object configuration);
 
 }  // namespace zarr

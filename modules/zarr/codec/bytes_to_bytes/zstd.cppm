@@ -51,5 +51,8 @@ class zstd_codec final : public bytes_to_bytes_codec {
 
 // The registry's factory.
 [[nodiscard]] std::unique_ptr<bytes_to_bytes_codec> make_zstd_codec(const codec_context& ctx);
+// numcodecs' Zstd configuration as `zstd`'s: numcodecs 0.11's defaults (level 1, no checksum)
+// when absent.
+[[nodiscard]] boost::json::object zstd_from_numcodecs(boost::json::object configuration);
 
 }  // namespace zarr

@@ -364,7 +364,12 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
   [[nodiscard]] bool read(const region& box, const array_view& out) const override {
     const auto& c = codec_;
     if (box.covers(c.shard_.shape))
-      return with_whole_value(source_, [&](std::span<const std::byte> stored) { c.decode_all(stored, out); });
+      return with_whole_value(source_, [&](std::span<const std::byte> stored) {
+        if (c.shard_.variable_elements())
+          decode_strings_box(c.shard_, box, out, [&](std::span<std::string> elements) { c.decode_elements(stored, elements); });
+        else
+          c.decode_all(stored, out);
+      });
     const auto kept = source_.derived(c.decoded_index_.id(), [&]() -> chunk_reader::derived_value {
       const auto encoded_index =
           source_.read(c.config_.index_at_end ? byte_range::last(c.index_size_) : byte_range{0, c.index_size_, false});
@@ -387,7 +392,7 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
       const auto k = inner_of(parts[p]);
       const auto place = out.window(parts[p].in_region, parts[p].extent());
       if (index[2 * k] == empty_entry) {
-        fill(place, c.shard_.fill);
+        fill(place, c.shard_);
         continue;
       }
       const byte_range_reader stored(source_, index[2 * k], index[2 * k + 1]);

@@ -159,4 +159,12 @@ std::unique_ptr<bytes_to_bytes_codec> make_numcodecs_blosc_codec(const codec_con
   return make_blosc_codec({translated, ctx.decoded, ctx.where, {}});
 }
 
+json::object blosc_to_numcodecs(const json::object& configuration) {
+  const auto& shuffle = configuration.at("shuffle").as_string();
+  return json::object{{"cname", configuration.at("cname")},
+                      {"clevel", configuration.at("clevel")},
+                      {"shuffle", shuffle == "noshuffle" ? 0 : shuffle == "shuffle" ? 1 : 2},
+                      {"blocksize", configuration.at("blocksize")}};
+}
+
 }  // namespace zarr

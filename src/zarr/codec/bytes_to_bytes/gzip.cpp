@@ -161,4 +161,9 @@ std::unique_ptr<bytes_to_bytes_codec> make_gzip_codec(const codec_context& ctx) 
   return std::make_unique<gzip_codec>(gzip_configuration::parse(ctx), ctx.where);
 }
 
+json::object gzip_from_numcodecs(json::object configuration) {
+  if (!configuration.contains("level")) configuration["level"] = 1;
+  return configuration;
+}
+
 }  // namespace zarr

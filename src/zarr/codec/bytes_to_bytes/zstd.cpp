@@ -160,4 +160,10 @@ std::unique_ptr<bytes_to_bytes_codec> make_zstd_codec(const codec_context& ctx) 
   return std::make_unique<zstd_codec>(zstd_configuration::parse(ctx), ctx.where);
 }
 
+json::object zstd_from_numcodecs(json::object configuration) {
+  if (!configuration.contains("level")) configuration["level"] = 1;
+  if (!configuration.contains("checksum")) configuration["checksum"] = false;
+  return configuration;
+}
+
 }  // namespace zarr
