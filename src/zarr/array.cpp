@@ -277,6 +277,9 @@ void array::check_region(const region& r) const {
 void array::check_view(const region& r, const const_array_view& v, std::string_view what) const {
   check_fixed_size(what == "output" ? "read" : "write");
   const auto where = "array " + node_name_for_errors(path_) + ": " + std::string(what);
+  if (v.strings)
+    throw error(errc::invalid_argument, where + ": expected a view of elements, got one of strings (read_strings and "
+                                                "write_strings take those)");
   const auto size = static_cast<std::size_t>(meta_.element_size());
   if (v.element_size != size)
     throw error(errc::invalid_argument, where + ": expected elements of " + std::to_string(size) + " bytes, got " +

@@ -96,6 +96,9 @@ BOOST_AUTO_TEST_CASE(refuses_views_of_another_shape_size_or_with_shared_bytes) {
                    "array \"/v\": output: expected the region's extent as its shape");
   ZARR_CHECK_ERROR(a.read(r, zarr::array_view::c_order(data, std::vector<std::uint64_t>{4, 4}, 2)), zarr::errc::invalid_argument,
                    "output: expected elements of 4 bytes, got 2");
+  auto of_strings = zarr::array_view::c_order(data, std::vector<std::uint64_t>{4, 4}, 4);
+  of_strings.strings = true;  // std::string objects: read_strings' kind of view
+  ZARR_CHECK_ERROR(a.read(r, of_strings), zarr::errc::invalid_argument, "output: expected a view of elements, got one of strings");
   const zarr::array_view rows_overlap{data, {4, 4}, {8, 4}, 4, false};
   ZARR_CHECK_ERROR(a.read(r, rows_overlap), zarr::errc::invalid_argument, "output: expected elements that share no bytes");
   // A source may repeat itself (one row written four times); a destination may not.
