@@ -17,6 +17,7 @@
 #include <new>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -379,6 +380,27 @@ zarr_operation* start_operation(zarr_completion_fn completion, void* user_data, 
   return handle.release();
 }
 
+// The checks of an asynchronous region read or write, then `run(array, region, type, bytes)` (a
+// copy of the array, the caller's buffer as bytes) started as an operation.
+template <class Byte, class Run>
+int start_region_operation(const zarr_array* array, const uint64_t* start, const uint64_t* stop, int dtype, Byte* buffer,
+                           size_t buffer_size, zarr_completion_fn completion, void* user_data, zarr_operation** operation,
+                           const char* f, Run run) {
+  return guarded([&] {
+    need_out(operation, f);
+    const auto& a = need(array, f, "array").array;
+    auto r = region_of(a, start, stop, f);
+    const auto [t, size] = buffer_of(a, r, dtype, buffer, buffer_size, f);
+    using bytes_type = std::conditional_t<std::is_const_v<Byte>, const std::byte, std::byte>;
+    const std::span data(static_cast<bytes_type*>(buffer), size);
+    *operation = start_operation(completion, user_data, f,
+                                 [copy = a, r = std::move(r), t, data, run](zarr::progress_callback p) mutable {
+                                   run(copy, r, t, data, std::move(p));
+                                 });
+  });
+}
+
+
 }  // namespace
 
 extern "C" {
@@ -655,32 +677,20 @@ int zarr_array_write_strings(zarr_array* array, const uint64_t* start, const uin
 
 int zarr_array_read_async(const zarr_array* array, const uint64_t* start, const uint64_t* stop, int dtype, void* buffer,
                           size_t buffer_size, zarr_completion_fn completion, void* user_data, zarr_operation** operation) {
-  return guarded([&] {
-    constexpr const char* f = "zarr_array_read_async";
-    need_out(operation, f);
-    const auto& a = need(array, f, "array").array;
-    auto r = region_of(a, start, stop, f);
-    const auto [t, size] = buffer_of(a, r, dtype, buffer, buffer_size, f);
-    const std::span out(static_cast<std::byte*>(buffer), size);
-    *operation = start_operation(completion, user_data, f, [a, r = std::move(r), t, out](zarr::progress_callback p) {
-      a.read_as(r, t, out, {.progress = std::move(p)});
-    });
-  });
+  return start_region_operation(array, start, stop, dtype, buffer, buffer_size, completion, user_data, operation,
+                                "zarr_array_read_async",
+                                [](const zarr::array& a, const zarr::region& r, zarr::data_type t, std::span<std::byte> out,
+                                   zarr::progress_callback p) { a.read_as(r, t, out, {.progress = std::move(p)}); });
 }
 
 int zarr_array_write_async(zarr_array* array, const uint64_t* start, const uint64_t* stop, int dtype, const void* buffer,
                            size_t buffer_size, zarr_completion_fn completion, void* user_data, zarr_operation** operation) {
-  return guarded([&] {
-    constexpr const char* f = "zarr_array_write_async";
-    need_out(operation, f);
-    const auto& a = need(array, f, "array").array;
-    auto r = region_of(a, start, stop, f);
-    const auto [t, size] = buffer_of(a, r, dtype, buffer, buffer_size, f);
-    const std::span in(static_cast<const std::byte*>(buffer), size);
-    *operation = start_operation(completion, user_data, f, [copy = a, r = std::move(r), t, in](zarr::progress_callback p) mutable {
-      copy.write_as(r, t, in, {.write_empty_chunks = false, .progress = std::move(p)});
-    });
-  });
+  return start_region_operation(array, start, stop, dtype, buffer, buffer_size, completion, user_data, operation,
+                                "zarr_array_write_async",
+                                [](zarr::array& a, const zarr::region& r, zarr::data_type t, std::span<const std::byte> in,
+                                   zarr::progress_callback p) {
+                                  a.write_as(r, t, in, {.write_empty_chunks = false, .progress = std::move(p)});
+                                });
 }
 
 int zarr_wait(zarr_operation* operation) {

@@ -577,16 +577,6 @@ void array::read(const region& r, const array_view& out, const read_options& opt
   read_into(r, out, options);
 }
 
-namespace {
-
-// Where a chunk is absent: the fill value (its string in a view of strings).
-void fill_absent(const array_view& place, const array_metadata& m) {
-  if (place.strings) fill(place, m.fill_string);
-  else fill(place, m.fill_value);
-}
-
-}  // namespace
-
 // One call per chunk: the chain reads what the part of the region in that chunk needs and
 // decodes it straight into its place in `out`; absent chunks are filled. Elements of the
 // variable-length types take the same path, as a view of strings (no chunk cache: it holds
@@ -620,7 +610,7 @@ void array::read_part(const cell_part& part, const array_view& out) const {
       try {
         if (!chain_of(part.cell).reader(source)->read(part.in_cell, place)) {
           check_fill_value();
-          fill_absent(place, meta_);
+          fill(place, chain_of(part.cell).decoded());
         }
         return;
       } catch (const error&) {
@@ -821,7 +811,7 @@ void array::read_batched(std::span<const cell_part> parts, const array_view& out
             naming_the_chunk(path_, item.key, [&] {
               if (!item.found) {
                 check_fill_value();
-                fill_absent(place, meta_);
+                fill(place, chain_of(part.cell).decoded());
               } else {
                 const buffer_chunk_reader source(std::span<const std::byte>(item.value));
                 static_cast<void>(chain_of(part.cell).reader(source)->read(part.in_cell, place));
