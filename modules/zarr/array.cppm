@@ -31,6 +31,11 @@ export import zarr.nd;
 export import zarr.store;
 export import zarr.cache;
 
+namespace zarr {
+// Memory for one chunk being written (src/zarr/array.cpp).
+struct chunk_memory;
+}  // namespace zarr
+
 export namespace zarr {
 
 // Called after each chunk of a read or write with the number of chunks done and their
@@ -228,26 +233,32 @@ class array {
   // Decodes a stored chunk into `out` (a whole chunk); errors name the array and the key.
   void decode_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::byte> stored,
                     std::span<std::byte> out) const;
-  void store_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::byte> chunk,
+  // A whole chunk below is a C-order view of it: of its elements, or of its strings for the
+  // variable-length types (array_view::strings).
+  // The whole chunk of `part` with `source` (the part's elements) in its place: `source` itself
+  // when it is the whole chunk in C order, else assembled in `memory`, the fill value around it.
+  [[nodiscard]] const_array_view assembled(const cell_part& part, const const_array_view& source,
+                                           chunk_memory& memory) const;
+  // Encodes a whole chunk into `out`; errors name the array and the key.
+  void encode_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, const const_array_view& chunk,
+                    bytes& out) const;
+  // Stores a whole chunk, or erases its key when stored_as_absent.
+  void store_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, const const_array_view& chunk,
                    const write_options& options) const;
-  // Writes `source` at `at` within the chunk: a read-modify-write of its key (store::update).
-  void update_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, const const_array_view& source,
-                    std::span<const std::uint64_t> at, const write_options& options) const;
-  // Whether a chunk of these values is erased rather than stored (docs/decisions.md 25).
-  [[nodiscard]] bool stored_as_absent(std::span<const std::byte> chunk, const write_options& options) const;
+  // One read-modify-write of a chunk's key (store::update): `change` applied to the whole
+  // chunk as stored (the fill value where it is missing; unless `create`, a missing chunk stays
+  // missing), which is then stored, or erased when stored_as_absent.
+  void update_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, bool create,
+                    const write_options& options, const std::function<void(const array_view&)>& change) const;
+  // Whether a whole chunk is erased rather than stored (docs/decisions.md 25).
+  [[nodiscard]] bool stored_as_absent(const const_array_view& chunk, const write_options& options) const;
   // Errors for the wrong path: `what` ("read") of a variable-length array, or `what`
   // ("read_strings") of any other.
   void check_fixed_size(std::string_view what) const;
   void check_variable_length(std::string_view what) const;
-  // resize() of a variable-length array: the chunk's elements at or past `keep` (its extent
-  // within the new shape) become the fill value.
-  void reset_strings_outside(std::span<const std::uint64_t> chunk_index, std::span<const std::uint64_t> keep);
-  // Whether a chunk of these strings is erased rather than stored (docs/decisions.md 25).
-  [[nodiscard]] bool stored_as_absent(std::span<const std::string> chunk, const write_options& options) const;
-  // One read-modify-write of a chunk of strings: `change` applied to the chunk as stored (the
-  // fill value where it is missing; unless `create`, a missing chunk stays missing).
-  void update_strings(std::span<const std::uint64_t> chunk_index, const std::string& key, bool create,
-                      const write_options& options, const std::function<void(std::vector<std::string>&)>& change) const;
+  // Writes `in` (checked), a view of the extent of region `r` (checked), of elements or of
+  // strings.
+  void write_into(const region& r, const const_array_view& in, const write_options& options);
   // Reads region `r` (checked) into `out`: a view of its extent, of elements or of strings.
   void read_into(const region& r, const array_view& out, const read_options& options) const;
   // Reads the part of one chunk that `part` says into its place in `out`, the chain reading

@@ -20,7 +20,14 @@ export import zarr.arithmetic;
 export import zarr.array;
 export import zarr.codec.blosc;
 export import zarr.codec.bytes;
+export import zarr.codec.cast_value;
+export import zarr.codec.crc32c;
+export import zarr.codec.gzip;
 export import zarr.codec.packbits;
+export import zarr.codec.reshape;
+export import zarr.codec.scale_offset;
+export import zarr.codec.transpose;
+export import zarr.codec.zstd;
 export import zarr.dtype;
 export import zarr.element;
 export import zarr.error;
@@ -29,79 +36,22 @@ export import zarr.store;
 
 export namespace zarr {
 
-// A number given as a C++ value (3, 0.5f, zarr::bfloat16(1.5), std::complex<double>{1, 2}) or
-// as a zarr::scalar, for fill values and codec scalars. It keeps its own data type; where it is
-// used it is converted exactly to the type there (zarr::convert_value), never rounded.
-class typed_value {
- public:
-  template <element T>
-    requires has_element_layout<T>
-  typed_value(T v) noexcept : value_(to_scalar(v)) {}  // NOLINT: implicit, like a literal
-  typed_value(const scalar& s) noexcept : value_(s) {}  // NOLINT
-
-  [[nodiscard]] const scalar& value() const noexcept { return value_; }
-
- private:
-  scalar value_;
-};
-
 namespace codecs {
 
-// Zarr v3 codecs/bytes: {"endian": "little" | "big"}; nothing for types of at most 8 bits.
-struct bytes {
-  std::optional<zarr::endian> endian = zarr::endian::little;
-};
-// Every member has a default, so that designated initializers may leave any out (also
-// under -Wmissing-designated-field-initializers).
-// Zarr v3 codecs/transpose: {"order": [...]}, a permutation of the dimensions.
-struct transpose {
-  std::vector<std::size_t> order = {};
-};
-// Zarr v3 codecs/crc32c: no configuration.
-struct crc32c {};
-// Zarr v3 codecs/gzip: {"level": 0..9}.
-struct gzip {
-  int level = 6;
-};
-// zarr-extensions codecs/zstd: {"level": -131072..22, "checksum": bool}.
-struct zstd {
-  int level = 0;
-  bool checksum = false;
-};
-enum class blosc_cname : std::uint8_t { blosclz, lz4, lz4hc, snappy, zlib, zstd };
-// Zarr v3 codecs/blosc. Without a typesize the element size of the data type is used and recorded.
-struct blosc {
-  blosc_cname cname = blosc_cname::lz4;
-  int clevel = 5;
-  blosc_shuffle shuffle = blosc_shuffle::shuffle;
-  std::optional<std::uint64_t> typesize = {};
-  std::uint64_t blocksize = 0;  // automatic
-};
-// zarr-extensions codecs/scale_offset: encode (x - offset) * scale; values of the type the codec receives.
-struct scale_offset {
-  std::optional<typed_value> offset = {};
-  std::optional<typed_value> scale = {};
-};
-// zarr-extensions codecs/cast_value. Map entries are [input, output] pairs: encode from the type the codec
-// receives to `data_type`, decode back.
-struct cast_value {
-  zarr::data_type data_type = zarr::data_type::float64;
-  rounding_mode rounding = rounding_mode::nearest_even;
-  out_of_range_mode out_of_range = out_of_range_mode::error;
-  std::vector<std::pair<typed_value, typed_value>> encode_map = {};
-  std::vector<std::pair<typed_value, typed_value>> decode_map = {};
-};
-// zarr-extensions codecs/reshape: each entry of `shape` a size, -1 (inferred, at most once), or the list of
-// input dimensions whose product it is.
-struct reshape {
-  std::vector<std::variant<std::int64_t, std::vector<std::size_t>>> shape = {};
-};
-// zarr-extensions codecs/packbits.
-struct packbits {
-  packbits_padding padding_encoding = packbits_padding::none;
-  std::optional<std::uint64_t> first_bit = {};
-  std::optional<std::uint64_t> last_bit = {};
-};
+// Each codec's configuration type, as its codec parses and serialises it (every member has a
+// default, so designated initializers may leave any out, also under
+// -Wmissing-designated-field-initializers).
+using bytes = bytes_configuration;                // Zarr v3 codecs/bytes (default little-endian)
+using transpose = transpose_configuration;        // Zarr v3 codecs/transpose
+using crc32c = crc32c_configuration;              // Zarr v3 codecs/crc32c
+using gzip = gzip_configuration;                  // Zarr v3 codecs/gzip
+using zstd = zstd_configuration;                  // zarr-extensions codecs/zstd
+using blosc = blosc_configuration;                // Zarr v3 codecs/blosc (typesize: the element size when absent)
+using blosc_cname = zarr::blosc_cname;
+using scale_offset = scale_offset_configuration;  // zarr-extensions codecs/scale_offset
+using cast_value = cast_value_configuration;      // zarr-extensions codecs/cast_value
+using reshape = reshape_configuration;            // zarr-extensions codecs/reshape
+using packbits = packbits_configuration;          // zarr-extensions codecs/packbits
 enum class index_location : std::uint8_t { start, end };
 struct sharding_indexed;
 // zarr-extensions codecs/vlen-utf8 (for string) or codecs/vlen-bytes (for bytes), whichever

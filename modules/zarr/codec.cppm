@@ -24,6 +24,9 @@ export import zarr.nd;
 
 export namespace zarr {
 
+// The order of the bytes of a stored element's words.
+enum class endian : std::uint8_t { little, big };
+
 // A chunk's representation as an array: shape, data type and fill value (which each
 // array -> array codec transforms as it passes, zarr-extensions codecs/scale_offset "Fill value handling").
 struct chunk_spec {
@@ -194,6 +197,9 @@ class array_to_bytes_codec : public codec {
   [[nodiscard]] virtual std::uint64_t max_encoded_size() const noexcept {
     return encoded_size().value_or(~std::uint64_t{0});
   }
+  // The byte order the elements' words are stored in, where the codec stores them whole in
+  // one (`bytes`, and sharding through its inner chain); nothing otherwise.
+  [[nodiscard]] virtual std::optional<endian> byte_order() const noexcept { return std::nullopt; }
 
   // Codecs of the variable-length types (string, bytes: vlen-utf8, vlen-bytes) take a chunk's
   // elements as strings, not as a buffer: these three, where the others throw.

@@ -127,4 +127,20 @@ template <element T>
   return scalar::of(data_type_of<T>, value);
 }
 
+// A number given as a C++ value (3, 0.5f, zarr::bfloat16(1.5), std::complex<double>{1, 2}) or
+// as a zarr::scalar, for fill values and codec scalars. It keeps its own data type; where it is
+// used it is converted exactly to the type there (zarr::convert_value), never rounded.
+class typed_value {
+ public:
+  template <element T>
+    requires has_element_layout<T>
+  typed_value(T v) noexcept : value_(to_scalar(v)) {}  // NOLINT: implicit, like a literal
+  typed_value(const scalar& s) noexcept : value_(s) {}  // NOLINT
+
+  [[nodiscard]] const scalar& value() const noexcept { return value_; }
+
+ private:
+  scalar value_;
+};
+
 }  // namespace zarr

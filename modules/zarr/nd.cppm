@@ -116,6 +116,11 @@ using const_array_view = basic_array_view<const std::byte>;
   v.strings = true;
   return v;
 }
+[[nodiscard]] inline const_array_view strings_view(const std::string* data, std::span<const std::uint64_t> shape) {
+  auto v = const_array_view::c_order(reinterpret_cast<const std::byte*>(data), shape, sizeof(std::string));
+  v.strings = true;
+  return v;
+}
 
 // Copies every element of `src` into `dst`, of the same shape and element size. Dimensions
 // that are contiguous in both are merged, rows of adjacent elements copied with memcpy (or

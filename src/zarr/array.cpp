@@ -332,57 +332,100 @@ bytes array::read_chunk(std::span<const std::uint64_t> chunk_index) const {
   return chunk;
 }
 
-bool array::stored_as_absent(std::span<const std::byte> chunk, const write_options& options) const {
+// Memory for one chunk being written: its elements' bytes, or std::string objects for the
+// variable-length types.
+struct chunk_memory {
+  bytes elements;
+  std::vector<std::string> strings;
+
+  // The whole chunk of `spec` in C order: its elements not yet set, or empty strings.
+  array_view whole(const chunk_spec& spec) {
+    if (spec.variable_elements()) {
+      strings.assign(static_cast<std::size_t>(spec.num_elements()), std::string());
+      return strings_view(strings.data(), spec.shape);
+    }
+    elements.resize(static_cast<std::size_t>(spec.byte_size()));  // not zeroed
+    return array_view::c_order(elements.data(), spec.shape, spec.view_element_size());
+  }
+  // Keeps what is worth keeping for the next chunk.
+  void let_go() {
+    let_go_if_large(elements);
+    std::vector<std::string>().swap(strings);
+  }
+};
+
+namespace {
+
+// A whole chunk's elements (C order, no gaps), as bytes or as strings.
+std::span<const std::byte> bytes_of(const const_array_view& chunk) {
+  return {chunk.data, static_cast<std::size_t>(chunk.num_elements()) * chunk.element_size};
+}
+std::span<const std::string> strings_of(const const_array_view& chunk) {
+  return {reinterpret_cast<const std::string*>(chunk.data), static_cast<std::size_t>(chunk.num_elements())};
+}
+
+}  // namespace
+
+bool array::stored_as_absent(const const_array_view& chunk, const write_options& options) const {
   // Without a fill value (Zarr v2 null), every chunk written is stored.
-  return !options.write_empty_chunks && !meta_.no_fill_value && all_equal(chunk, meta_.fill_value);
+  if (options.write_empty_chunks || meta_.no_fill_value) return false;
+  if (!chunk.strings) return all_equal(bytes_of(chunk), meta_.fill_value);
+  const auto strings = strings_of(chunk);
+  return std::all_of(strings.begin(), strings.end(), [&](const std::string& e) { return e == meta_.fill_string; });
+}
+
+void array::encode_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, const const_array_view& chunk,
+                         bytes& out) const {
+  const auto& chain = chain_of(chunk_index);
+  naming_the_chunk(path_, key, [&] {
+    if (chunk.strings) out = chain.encode_elements(strings_of(chunk));
+    else chain.encode_into(bytes_of(chunk), out);
+  });
 }
 
 void array::store_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key,
-                        std::span<const std::byte> chunk, const write_options& options) const {
+                        const const_array_view& chunk, const write_options& options) const {
   if (stored_as_absent(chunk, options)) {
     store_->erase(key);
     return;
   }
-  const auto& chain = chain_of(chunk_index);
-  if (chain.identity()) {
-    store_->set(key, chunk);
+  if (chain_of(chunk_index).identity()) {
+    store_->set(key, bytes_of(chunk));
     return;
   }
   const thread_buffer<struct encoded_chunk_tag> encoded;
-  naming_the_chunk(path_, key, [&] { chain.encode_into(chunk, *encoded); });
+  encode_chunk(chunk_index, key, chunk, *encoded);
   store_->set(key, *encoded);
   let_go_if_large(*encoded);
 }
 
-// The stored chunk is read (with its version where the store has versions), decoded, written
-// over and encoded again in `modify`, which the store calls again if another writer changed the
+// The stored chunk is read (with its version where the store has versions), decoded, changed
+// and encoded again in `modify`, which the store calls again if another writer changed the
 // chunk meanwhile (docs/decisions.md 64).
-void array::update_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, const const_array_view& source,
-                         std::span<const std::uint64_t> at, const write_options& options) const {
-  const auto shape = chunk_shape_of(chunk_index);
-  const auto size = static_cast<std::size_t>(meta_.element_size());
-  const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
+void array::update_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, bool create,
+                         const write_options& options, const std::function<void(const array_view&)>& change) const {
+  const auto spec = chunk_spec_of(meta_, chunk_shape_of(chunk_index));
   const auto& chain = chain_of(chunk_index);
-  const thread_buffer<struct chunk_tag> chunk;
+  const thread_buffer<struct chunk_tag, chunk_memory> memory;
   store_->update(  // (store errors name the key, decoding errors the array and the chunk)
       key,
       [&](const bytes* current, bytes& out) {
+        if (current == nullptr && !create) return true;  // absent, and to stay so
         // Where the stored bytes are the chunk itself (identity chain), it is assembled in `out`.
-        bytes& assembled = chain.identity() ? out : *chunk;
-        assembled.resize(chunk_bytes);  // not zeroed
-        const auto whole = array_view::c_order(assembled.data(), shape, size);
-        if (current != nullptr)
-          decode_chunk(chunk_index, key, *current, assembled);
-        else
-          fill(whole, meta_.fill_value);
-        copy(source, whole.window(at, source.shape));
-        const bool absent = stored_as_absent(assembled, options);
+        if (chain.identity()) std::swap(memory->elements, out);
+        const auto whole = memory->whole(spec);
+        if (current == nullptr) fill(whole, spec);
+        else if (spec.variable_elements()) naming_the_chunk(path_, key, [&] { chain.decode_elements(*current, memory->strings); });
+        else decode_chunk(chunk_index, key, *current, memory->elements);
+        change(whole);
+        const bool absent = stored_as_absent(whole, options);
+        if (chain.identity()) std::swap(memory->elements, out);
         if (absent && store_->erases_conditionally()) return true;
-        if (!chain.identity()) naming_the_chunk(path_, key, [&] { chain.encode_into(*chunk, out); });
+        if (!chain.identity()) encode_chunk(chunk_index, key, whole, out);
         return absent;
       },
       options_.single_writer);
-  let_go_if_large(*chunk);
+  memory->let_go();
 }
 
 // The key's parts are parsed as decimal numbers within the grid, then the key is rebuilt
@@ -832,58 +875,59 @@ void array::write(const region& r, std::span<const std::byte> in, const write_op
   write(r, const_array_view::c_order(in.data(), c_order_extent(r, in.size(), meta_.element_size(), path_), size), options);
 }
 
-// A chunk the region covers whole is encoded straight from `in` when its elements follow
-// each other there; any other is assembled in a buffer of the thread's (from the stored
-// chunk when the region covers only part of it), then encoded.
 void array::write(const region& r, const const_array_view& in, const write_options& options) {
   check_region(r);
   check_view(r, in, "input");
+  write_into(r, in, options);
+}
+
+const_array_view array::assembled(const cell_part& part, const const_array_view& source, chunk_memory& memory) const {
+  const auto spec = chunk_spec_of(meta_, chunk_shape_of(part.cell));
+  const auto [covers, interior] = coverage_of(part, grid_, spec.shape, meta_.shape);
+  if (covers && interior && source.c_contiguous()) return source;
+  const auto whole = memory.whole(spec);
+  if (!interior) fill(whole, spec);  // (else every element is written below)
+  copy(source, whole.window(part.in_cell.start, part.extent()));
+  return whole;
+}
+
+// A chunk the region covers whole is encoded straight from `in` when its elements follow
+// each other there; any other is assembled in memory of the thread's (from the stored chunk
+// when the region covers only part of it: a read-modify-write), then encoded.
+void array::write_into(const region& r, const const_array_view& in, const write_options& options) {
   if (r.num_elements() == 0) return;
-  const auto size = static_cast<std::size_t>(meta_.element_size());
   const auto parts = cell_parts(grid_, r);
   const at_scope_end forget{[&] {  // the chunks it changed, also when it failed half-way
     if (options_.cache)
       for (const auto& part : parts) forget_cached(chunk_key(part.cell));
   }};
   chunk_progress progress(options.progress, parts.size(), path_);
-  if (store_->io_concurrency() > 1 && parts.size() > 1) {
-    // The chunks covered whole in batches; the others each a read-modify-write (update_chunk).
-    std::vector<cell_part> whole, partial;
-    for (const auto& part : parts)
-      (coverage_of(part, grid_, chunk_shape_of(part.cell), meta_.shape).covers ? whole : partial).push_back(part);
-    write_batched(whole, in, options, [&] { progress.chunk_done(); });
-    parallel_for(partial.size(), [&](std::size_t t) {
-      const auto& part = partial[t];
-      const auto key = chunk_key(part.cell);
-      const std::lock_guard lock(chunk_lock(key));
-      update_chunk(part.cell, key, in.window(part.in_region, part.extent()), part.in_cell.start, options);
-      progress.chunk_done();
-    });
-    return;
-  }
-  parallel_for(parts.size(), [&](std::size_t t) {
-    const auto& part = parts[t];
-    const auto shape = chunk_shape_of(part.cell);
-    const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
-    const auto [covers, interior] = coverage_of(part, grid_, shape, meta_.shape);
+  const auto covers = [&](const cell_part& part) {
+    return coverage_of(part, grid_, chunk_shape_of(part.cell), meta_.shape).covers;
+  };
+  const auto write_part = [&](const cell_part& part) {
     const auto key = chunk_key(part.cell);
     const auto source = in.window(part.in_region, part.extent());
     const std::lock_guard lock(chunk_lock(key));
-    if (covers && interior && source.c_contiguous()) {
-      store_chunk(part.cell, key, std::span(source.data, chunk_bytes), options);
-    } else if (!covers) {
-      update_chunk(part.cell, key, source, part.in_cell.start, options);
+    if (!covers(part)) {
+      update_chunk(part.cell, key, true, options,
+                   [&](const array_view& whole) { copy(source, whole.window(part.in_cell.start, source.shape)); });
     } else {
-      const thread_buffer<struct chunk_tag> chunk;
-      chunk->resize(chunk_bytes);  // not zeroed
-      const auto whole = array_view::c_order(chunk->data(), shape, size);
-      if (!interior) fill(whole, meta_.fill_value);  // (else every element is written below)
-      copy(source, whole.window(part.in_cell.start, part.extent()));
-      store_chunk(part.cell, key, *chunk, options);
-      let_go_if_large(*chunk);
+      const thread_buffer<struct chunk_tag, chunk_memory> memory;
+      store_chunk(part.cell, key, assembled(part, source, *memory), options);
+      memory->let_go();
     }
     progress.chunk_done();
-  });
+  };
+  if (store_->io_concurrency() > 1 && parts.size() > 1) {
+    // The chunks covered whole in batches; the others each a read-modify-write.
+    std::vector<cell_part> whole, partial;
+    for (const auto& part : parts) (covers(part) ? whole : partial).push_back(part);
+    write_batched(whole, in, options, [&] { progress.chunk_done(); });
+    parallel_for(partial.size(), [&](std::size_t t) { write_part(partial[t]); });
+    return;
+  }
+  parallel_for(parts.size(), [&](std::size_t t) { write_part(parts[t]); });
 }
 
 // The chunks the region covers whole stream, as reads do: one store batch (on a thread of its
@@ -896,7 +940,6 @@ void array::write(const region& r, const const_array_view& in, const write_optio
 void array::write_batched(std::span<const cell_part> parts, const const_array_view& in, const write_options& options,
                           const std::function<void()>& chunk_done) {
   if (parts.empty()) return;
-  const auto size = static_cast<std::size_t>(meta_.element_size());
   const auto window = batch_size(store_->io_concurrency(), largest_chunk_bytes(meta_));
   std::vector<std::string> keys;
   std::vector<std::size_t> stripes;
@@ -910,7 +953,7 @@ void array::write_batched(std::span<const cell_part> parts, const const_array_vi
   locks.reserve(stripes.size());
   for (const auto s : stripes) locks.emplace_back(chunk_stripes()[s]);
 
-  std::vector<bytes> held(parts.size());  // assembled or encoded chunks, until stored
+  std::vector<chunk_memory> held(parts.size());  // assembled or encoded chunks, until stored
   std::vector<store::set_item> items(parts.size());
   const auto ready = std::make_unique<std::atomic<bool>[]>(parts.size());  // items[k] is complete
   std::atomic<std::size_t> next{0};                                         // the next chunk to encode
@@ -923,7 +966,7 @@ void array::write_batched(std::span<const cell_part> parts, const const_array_vi
             items,
             [&](std::size_t k) {
               a.leave_if_stopped();
-              held[k] = bytes();
+              held[k] = chunk_memory();
               {
                 const std::lock_guard lock(a.mutex);
                 ++stored;
@@ -946,30 +989,17 @@ void array::write_batched(std::span<const cell_part> parts, const const_array_vi
               if (a.batch_over || a.stopped.load()) return;
             }
             const auto& part = parts[k];
-            const auto shape = chunk_shape_of(part.cell);
-            const auto chunk_bytes = static_cast<std::size_t>(chunk_spec_of(meta_, shape).byte_size());
-            const auto [covers, interior] = coverage_of(part, grid_, shape, meta_.shape);
-            const auto source = in.window(part.in_region, part.extent());
-            std::span<const std::byte> chunk;
-            if (covers && interior && source.c_contiguous()) {
-              chunk = std::span(source.data, chunk_bytes);
-            } else {
-              held[k].resize(chunk_bytes);  // not zeroed
-              const auto whole = array_view::c_order(held[k].data(), shape, size);
-              if (!interior) fill(whole, meta_.fill_value);  // (else every element is written below)
-              copy(source, whole.window(part.in_cell.start, part.extent()));
-              chunk = held[k];
-            }
+            const auto chunk = assembled(part, in.window(part.in_region, part.extent()), held[k]);
             items[k].key = keys[k];
             if (stored_as_absent(chunk, options)) {
               items[k].erase = true;
             } else if (chain_of(part.cell).identity()) {
-              items[k].value = chunk;
+              items[k].value = bytes_of(chunk);
             } else {
               bytes encoded;
-              naming_the_chunk(path_, keys[k], [&] { chain_of(part.cell).encode_into(chunk, encoded); });
-              held[k] = std::move(encoded);
-              items[k].value = held[k];
+              encode_chunk(part.cell, keys[k], chunk, encoded);
+              held[k] = chunk_memory{.elements = std::move(encoded), .strings = {}};
+              items[k].value = held[k].elements;
             }
             ready[k] = true;
           });
@@ -999,7 +1029,6 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
   meta_.shape.assign(new_shape.begin(), new_shape.end());
   const auto rank = new_shape.size();
   // Visit every chunk of the old grid that reaches past the new shape.
-  const auto size = static_cast<std::size_t>(meta_.element_size());
   for_each_cell_part(std::span<const grid_axis>(grid_), region::all(old_meta.shape), [&](const cell_part& part) {
     bool outside = false, partial = false;
     const auto shape = chunk_shape_of(part.cell);
@@ -1018,30 +1047,17 @@ void array::resize(std::span<const std::uint64_t> new_shape) {
     if (!partial) return;
     std::vector<std::uint64_t> keep(rank);
     for (std::size_t i = 0; i < rank; ++i) keep[i] = std::min(shape[i], new_shape[i] - grid_[i].origin(part.cell[i]));
-    if (has_variable_elements(meta_.type, meta_.layout)) return reset_strings_outside(part.cell, keep);
     const std::lock_guard lock(chunk_lock(key));  // a read-modify-write like write()'s
     const auto spec = chunk_spec_of(meta_, shape);
-    store_->update(
-        key,
-        [&](const bytes* stored, bytes& out) {
-          if (stored == nullptr) return true;  // absent, and to stay so
-          bytes chunk(static_cast<std::size_t>(spec.byte_size()));
-          decode_chunk(part.cell, key, *stored, chunk);
-          // The part inside the new shape is kept, the rest reset to the fill value.
-          auto fresh = filled(spec.num_elements(), meta_.fill_value);
-          const std::vector<std::uint64_t> zero(rank, 0);
-          copy(const_array_view::c_order(chunk.data(), shape, size).window(zero, keep),
-               array_view::c_order(fresh.data(), shape, size).window(zero, keep));
-          const bool absent = stored_as_absent(fresh, {});
-          if (absent && store_->erases_conditionally()) return true;
-          const auto& chain = chain_of(part.cell);
-          if (chain.identity())
-            out = std::move(fresh);
-          else
-            naming_the_chunk(path_, key, [&] { chain.encode_into(fresh, out); });
-          return absent;
-        },
-        options_.single_writer);
+    update_chunk(part.cell, key, false, {}, [&](const array_view& whole) {
+      // The part inside the new shape is kept, the rest reset to the fill value.
+      chunk_memory fresh;
+      const auto reset = fresh.whole(spec);
+      fill(reset, spec);
+      const std::vector<std::uint64_t> zero(rank, 0);
+      copy(whole.window(zero, keep), reset.window(zero, keep));
+      copy(reset, whole);
+    });
     forget_cached(key);
   });
   update_documents(*store_, path_, meta_, [&](array_metadata& m) { m.shape.assign(new_shape.begin(), new_shape.end()); });

@@ -2,7 +2,6 @@
 // validation (the same round trip through text and parse, and the same chain resolution, as
 // array::create).
 module;
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,6 +16,7 @@ module;
 module zarr.builder;
 
 import zarr.codec;
+import zarr.codec.sharding_indexed;
 import zarr.fill_value;
 import zarr.sized;
 
@@ -25,30 +25,6 @@ namespace json = boost::json;
 
 namespace codecs {
 namespace {
-
-json::value named(std::string_view name, json::object configuration) {
-  return json::object{{"name", name}, {"configuration", std::move(configuration)}};
-}
-
-std::string_view cname_of(blosc_cname c) {
-  constexpr std::array<std::string_view, 6> names{"blosclz", "lz4", "lz4hc", "snappy", "zlib", "zstd"};
-  return names[static_cast<std::size_t>(c)];
-}
-
-std::string_view shuffle_of(blosc_shuffle s) {
-  constexpr std::array<std::string_view, 3> names{"noshuffle", "shuffle", "bitshuffle"};
-  return names[static_cast<std::size_t>(s)];
-}
-
-std::string_view padding_of(packbits_padding p) {
-  constexpr std::array<std::string_view, 3> names{"none", "first_byte", "last_byte"};
-  return names[static_cast<std::size_t>(p)];
-}
-
-// A typed scalar as the JSON of a value of `type` (exact: the shortest decimal that reads back).
-json::value scalar_json(const typed_value& v, data_type type, const std::string& where) {
-  return fill_value_to_json(convert_value(v.value(), type, where));
-}
 
 bool is_array_to_bytes(const any& c) {
   return std::holds_alternative<bytes>(c) || std::holds_alternative<packbits>(c) ||
@@ -68,87 +44,28 @@ json::array chain_json(const std::vector<any>& chain, data_type type, const std:
 
 }  // namespace
 
+// Each configuration serialises itself; only the typed nesting of sharding_indexed and vlen's
+// choice of name by data type are the builder's own.
 json::value to_json(const any& codec, data_type type, std::string_view where_view) {
   const std::string where(where_view);
-  const auto at = where + ".configuration.";
   return std::visit(
       [&](const auto& c) -> json::value {
         using C = std::decay_t<decltype(c)>;
-        if constexpr (std::is_same_v<C, bytes>) {
-          json::object config;
-          // Zarr v3 codecs/bytes: the byte order of types of one byte is left out (the codec's own form); the sized
-          // types keep it (their fields and code units have a byte order)
-          if (c.endian && (info(type).size > 1 || is_sized(type))) config["endian"] = *c.endian == zarr::endian::little ? "little" : "big";
-          return named("bytes", std::move(config));
-        } else if constexpr (std::is_same_v<C, vlen>) {
-          return named(type == data_type::bytes ? "vlen-bytes" : "vlen-utf8", {});
-        } else if constexpr (std::is_same_v<C, transpose>) {
-          json::array order;
-          for (auto d : c.order) order.push_back(d);
-          return named("transpose", {{"order", std::move(order)}});
-        } else if constexpr (std::is_same_v<C, crc32c>) {
-          return named("crc32c", {});
-        } else if constexpr (std::is_same_v<C, gzip>) {
-          return named("gzip", {{"level", c.level}});
-        } else if constexpr (std::is_same_v<C, zstd>) {
-          json::object config{{"level", c.level}};
-          if (c.checksum) config["checksum"] = true;  // zarr-extensions codecs/zstd: omitted when false
-          return named("zstd", std::move(config));
-        } else if constexpr (std::is_same_v<C, blosc>) {
-          json::object config{{"cname", cname_of(c.cname)}, {"clevel", c.clevel}, {"shuffle", shuffle_of(c.shuffle)},
-                              {"blocksize", c.blocksize}};
-          if (c.typesize) config["typesize"] = *c.typesize;
-          return named("blosc", std::move(config));
-        } else if constexpr (std::is_same_v<C, scale_offset>) {
-          json::object config;
-          if (c.offset) config["offset"] = scalar_json(*c.offset, type, at + "offset");
-          if (c.scale) config["scale"] = scalar_json(*c.scale, type, at + "scale");
-          return named("scale_offset", std::move(config));
-        } else if constexpr (std::is_same_v<C, cast_value>) {
-          json::object config{{"data_type", zarr::to_json(c.data_type)}, {"rounding", to_string(c.rounding)}};
-          if (c.out_of_range != out_of_range_mode::error) config["out_of_range"] = to_string(c.out_of_range);
-          json::object map;
-          const auto entries = [&](const auto& pairs, data_type from, data_type to, const std::string& key) {
-            json::array a;
-            for (std::size_t i = 0; i < pairs.size(); ++i) {
-              const auto e = at + "scalar_map." + key + "[" + std::to_string(i) + "]";
-              a.push_back(json::array{scalar_json(pairs[i].first, from, e + "[0]"), scalar_json(pairs[i].second, to, e + "[1]")});
-            }
-            return a;
-          };
-          if (!c.encode_map.empty()) map["encode"] = entries(c.encode_map, type, c.data_type, "encode");
-          if (!c.decode_map.empty()) map["decode"] = entries(c.decode_map, c.data_type, type, "decode");
-          if (!map.empty()) config["scalar_map"] = std::move(map);
-          return named("cast_value", std::move(config));
-        } else if constexpr (std::is_same_v<C, reshape>) {
-          json::array shape;
-          for (const auto& d : c.shape) {
-            if (const auto* n = std::get_if<std::int64_t>(&d)) {
-              shape.push_back(*n);
-            } else {
-              json::array dims;
-              for (auto k : std::get<std::vector<std::size_t>>(d)) dims.push_back(k);
-              shape.push_back(std::move(dims));
-            }
-          }
-          return named("reshape", {{"shape", std::move(shape)}});
-        } else if constexpr (std::is_same_v<C, packbits>) {
-          json::object config{{"padding_encoding", padding_of(c.padding_encoding)}};
-          if (c.first_bit) config["first_bit"] = *c.first_bit;
-          if (c.last_bit) config["last_bit"] = *c.last_bit;
-          return named("packbits", std::move(config));
-        } else {
-          static_assert(std::is_same_v<C, sharding_indexed>);
-          json::array shape;
-          for (auto d : c.chunk_shape) shape.push_back(d);
+        if constexpr (std::is_same_v<C, vlen>) {
+          return json::object{{"name", type == data_type::bytes ? "vlen-bytes" : "vlen-utf8"}, {"configuration", json::object{}}};
+        } else if constexpr (std::is_same_v<C, sharding_indexed>) {
+          const auto at = where + ".configuration.";
           const std::vector<any> inner = c.codecs.empty() ? std::vector<any>{bytes{}} : c.codecs;
-          const std::vector<any> index =
-              c.index_codecs.empty() ? std::vector<any>{bytes{}, crc32c{}} : c.index_codecs;
-          return named("sharding_indexed",
-                       {{"chunk_shape", std::move(shape)},
-                        {"codecs", chain_json(inner, type, at + "codecs")},
-                        {"index_codecs", chain_json(index, data_type::uint64, at + "index_codecs")},
-                        {"index_location", c.location == index_location::end ? "end" : "start"}});
+          const std::vector<any> index = c.index_codecs.empty() ? std::vector<any>{bytes{}, crc32c{}} : c.index_codecs;
+          return sharding_configuration{.chunk_shape = c.chunk_shape,
+                                        .codecs = chain_json(inner, type, at + "codecs"),
+                                        .index_codecs = chain_json(index, data_type::uint64, at + "index_codecs"),
+                                        .index_at_end = c.location == index_location::end}
+              .to_json();
+        } else if constexpr (requires { c.to_json(type, where); }) {
+          return c.to_json(type, where);  // typed scalars, converted exactly to `type`
+        } else {
+          return c.to_json();
         }
       },
       codec);

@@ -10,12 +10,15 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 #include <boost/json.hpp>
 #include <boost/json/basic_parser_impl.hpp>
 module zarr.metadata;
 
+import zarr.codec;
 import zarr.fill_value;
 import zarr.sized;
 import zarr.text;
@@ -267,42 +270,17 @@ chunk_key_encoding chunk_key_encoding::parse(const json::value& v, std::string_v
 
 namespace {
 
-// A legacy structured array's bytes codec without `endian` is little-endian (datatype-structured.md);
-// as we write it as struct, which needs `endian`, the codec says so (docs/decisions.md 57). Inside
-// sharding_indexed too.
-void make_endian_explicit(json::value& codecs) {
-  auto* list = codecs.if_array();
-  if (list == nullptr) return;
-  for (auto& c : *list) {
-    auto* o = c.if_object();
-    const auto* name = o ? o->if_contains("name") : nullptr;
-    if (name == nullptr) continue;
-    if (*name == json::value("bytes")) {
-      auto* config = o->if_contains("configuration");
-      if (config == nullptr) config = &((*o)["configuration"] = json::object{});
-      if (auto* co = config->if_object(); co != nullptr && !co->contains("endian")) (*co)["endian"] = "little";
-    } else if (*name == json::value("sharding_indexed")) {
-      if (auto* config = o->if_contains("configuration"); config != nullptr && config->is_object())
-        if (auto* inner = config->as_object().if_contains("codecs")) make_endian_explicit(*inner);
-    }
-  }
-}
-
-}  // namespace
-
-namespace {
-
-// True when `codecs` has a bytes codec with "endian": "big".
-bool bytes_codec_is_big_endian(const json::value& codecs) {
-  if (const auto* list = codecs.if_array())
-    for (const auto& c : *list) {
-      const auto* co = c.if_object();
-      const auto* config = co && co->if_contains("configuration") ? co->at("configuration").if_object() : nullptr;
-      if (co && co->if_contains("name") && co->at("name") == json::value("bytes") && config &&
-          config->if_contains("endian") && config->at("endian") == json::value("big"))
-        return true;
-    }
-  return false;
+// The chain of a legacy structured array resolved for its first chunk (datatype-structured.md):
+// its JSON, in which the bytes codec states its byte order (little-endian without `endian`;
+// struct, as we write it, needs it: docs/decisions.md 57), and that byte order, in which a
+// base64 fill value is packed.
+std::pair<json::value, endian> resolve_legacy_structured(const array_metadata& m) {
+  std::vector<std::uint64_t> shape;
+  for (std::size_t i = 0; i < m.shape.size(); ++i)
+    shape.push_back(i < m.chunk_edges.size() && !m.chunk_edges[i].empty() ? m.chunk_edges[i].front() : m.chunk_shape[i]);
+  const codec_chain chain(m.codecs, chunk_spec{shape, m.type, default_sized_fill_value(m.type_spec()), m.layout, {}}, "codecs",
+                          m.source);
+  return {chain.to_json(), chain.array_to_bytes().byte_order().value_or(endian::little)};
 }
 
 }  // namespace
@@ -335,6 +313,8 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
   }
 
   m.key_encoding = chunk_key_encoding::parse(member(*o, "chunk_key_encoding"));
+  m.codecs = member(*o, "codecs");
+  if (!m.codecs.is_array() || m.codecs.as_array().empty()) bad("codecs", "a non-empty array of codecs", &m.codecs);
   const auto& fill = member(*o, "fill_value");
   const auto fill_text = source.empty() ? std::nullopt : json_source_text(source, "/fill_value");
   if (has_variable_elements(m.type, m.layout)) {
@@ -345,7 +325,9 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
     // (datatype-structured.md); parse_sized_fill_value reads base64 as little-endian and checks
     // each field's value, so a big-endian one is turned little-endian first.
     json::value given = fill;
-    if (m.layout.legacy_structured && fill.is_string() && bytes_codec_is_big_endian(member(*o, "codecs")))
+    auto order = endian::little;
+    if (m.layout.legacy_structured) std::tie(m.codecs, order) = resolve_legacy_structured(m);
+    if (order == endian::big && fill.is_string())
       if (auto packed = base64_decode(fill.as_string()); packed && packed->size() == m.layout.size) {
         for (const auto& w : element_words(m.type, m.layout))
           for (std::uint64_t k = 0; k < w.count && w.size > 1; ++k) {
@@ -359,9 +341,6 @@ array_metadata array_metadata::parse(const json::value& v, std::string_view sour
     m.fill_value = fill_text ? parse_fill_value_text(*fill_text, m.type, "fill_value")
                              : parse_fill_value(fill, m.type, "fill_value");
   }
-  m.codecs = member(*o, "codecs");
-  if (!m.codecs.is_array() || m.codecs.as_array().empty()) bad("codecs", "a non-empty array of codecs", &m.codecs);
-  if (m.layout.legacy_structured) make_endian_explicit(m.codecs);
   for (const auto& [key, value] : *o) {
     if (key == "zarr_format" || key == "node_type" || key == "shape" || key == "data_type" || key == "chunk_grid" ||
         key == "chunk_key_encoding" || key == "fill_value" || key == "codecs")

@@ -217,8 +217,11 @@ static void cancel(zarr_store* s) {
   ERR(zarr_array_write(a, zero, shape, ZARR_FLOAT64, v, sizeof v, stop_after_three, &seen), ZARR_CANCELLED, "cancelled", NULL);
   CHECK(seen >= 3 && seen < 10); /* a chunk finishing on another thread meanwhile may still report */
   OK(zarr_array_write(a, zero, shape, ZARR_FLOAT64, v, sizeof v, NULL, NULL));
-  ERR(zarr_array_read(a, zero, shape, ZARR_FLOAT64, v, sizeof v, stop_after_three, &seen), ZARR_CANCELLED, "after 3 of 10",
-      NULL);
+  /* Chunks finishing on other threads meanwhile report too, and may be the one that cancels
+     (each chunk done after the third says stop): "after 3 of 10" or a little later. */
+  ERR(zarr_array_read(a, zero, shape, ZARR_FLOAT64, v, sizeof v, stop_after_three, &seen), ZARR_CANCELLED, "cancelled after ",
+      " of 10 chunks");
+  CHECK(seen >= 3 && seen < 10);
 
   zarr_set_async_threads(1);
   OK(zarr_array_read_async(a, zero, chunks, ZARR_FLOAT64, v, 10 * sizeof(double), hold_the_pool, &first_code, &first));

@@ -8,7 +8,7 @@
 import zarr.codec.blosc;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const zarr::blosc_codec codec({"lz4", 5, zarr::blosc_shuffle::shuffle, 4, 0}, "fuzz");
+  static const zarr::blosc_codec codec({zarr::blosc_cname::lz4, 5, zarr::blosc_shuffle::shuffle, 4, 0}, "fuzz");
   zarr_fuzz::check_decoder(codec, zarr_fuzz::input(data, size).rest());
   return 0;
 }

@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto type = static_cast<zarr::data_type>(in.byte() % zarr::data_type_count);
   if (zarr::is_sized(type)) return 0;  // refused by the chain before packbits sees them
   zarr::packbits_configuration config;
-  config.padding = static_cast<zarr::packbits_padding>(in.byte() % 3);
+  config.padding_encoding = static_cast<zarr::packbits_padding>(in.byte() % 3);
   const auto bit = [](std::uint8_t b) { return b == 0xff ? std::nullopt : std::optional<std::uint64_t>(b % 130); };
   config.first_bit = bit(in.byte());
   config.last_bit = bit(in.byte());
@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     zarr_fuzz::expect_code(e, zarr::errc::invalid_metadata);
     return 0;
   }
-  const std::uint64_t padding = config.padding == zarr::packbits_padding::none ? 0 : 1;
+  const std::uint64_t padding = config.padding_encoding == zarr::packbits_padding::none ? 0 : 1;
   const std::uint64_t n = stored.size() > padding ? (stored.size() - padding) * 8 / static_cast<std::uint64_t>(k) : 0;
   const zarr::packbits_codec codec(config, {{n}, type, fill}, "fuzz");
   const auto encoded = stored.first(std::min<std::size_t>(stored.size(), *codec.encoded_size() + ((flags & 1) ? 1 : 0)));

@@ -142,9 +142,10 @@ void codec_seeds() {
     numcodecs_seeds(data[i], n);
     for (int level : {0, 1, 9}) seed("gzip", "sample" + n + "_l" + std::to_string(level), text_of(zarr::gzip_codec({level}, "s").encode(data[i])));
     for (int level : {-5, 1, 19}) seed("zstd", "sample" + n + "_l" + std::to_string(level), text_of(zarr::zstd_codec({level, level > 0}, "s").encode(data[i])));
-    for (const char* cname : {"lz4", "blosclz", "zstd", "zlib"})
+    for (const auto& [cname, name] : {std::pair{zarr::blosc_cname::lz4, "lz4"}, std::pair{zarr::blosc_cname::blosclz, "blosclz"},
+                                       std::pair{zarr::blosc_cname::zstd, "zstd"}, std::pair{zarr::blosc_cname::zlib, "zlib"}})
       for (auto shuffle : {zarr::blosc_shuffle::noshuffle, zarr::blosc_shuffle::shuffle, zarr::blosc_shuffle::bitshuffle})
-        seed("blosc", "sample" + n + "_" + cname + std::to_string(static_cast<int>(shuffle)),
+        seed("blosc", "sample" + n + "_" + name + std::to_string(static_cast<int>(shuffle)),
              text_of(zarr::blosc_codec({cname, 5, shuffle, 4, 0}, "s").encode(data[i])));
     seed("crc32c", "sample" + n, text_of(zarr::crc32c_codec("s").encode(data[i])));
   }
@@ -167,7 +168,7 @@ void codec_seeds() {
                         pb{zarr::data_type::complex64, 2, 0xff, 0xff}, pb{zarr::data_type::float4_e2m1fn, 1, 0xff, 0xff},
                         pb{zarr::data_type::float6_e3m2fn, 0, 0xff, 0xff}, pb{zarr::data_type::bfloat16, 2, 0, 15}}) {
     zarr::packbits_configuration config;
-    config.padding = static_cast<zarr::packbits_padding>(c.padding);
+    config.padding_encoding = static_cast<zarr::packbits_padding>(c.padding);
     if (c.first != 0xff) config.first_bit = static_cast<std::uint64_t>(c.first);
     if (c.last != 0xff) config.last_bit = static_cast<std::uint64_t>(c.last);
     const zarr::packbits_codec codec(config, {{16}, c.type, zarr::default_fill_value(c.type)}, "s");

@@ -21,6 +21,10 @@ import zarr.codec;
 import zarr.codec.bytes;
 import zarr.codec.packbits;
 import zarr.codec.blosc;
+import zarr.codec.cast_value;
+import zarr.codec.reshape;
+import zarr.codec.scale_offset;
+import zarr.codec.zstd;
 import zarr.metadata;
 import zarr.array;
 import zarr.builder;
@@ -151,6 +155,43 @@ BOOST_AUTO_TEST_CASE(emits_each_codec_configuration_as_its_spec_document) {
                        document(r.type, r.expected, r.type == data_type::bool_ ? "false" : "0"));
     }
   }
+}
+
+// One configuration type per codec: what a codec parsed from a document holds
+// (configuration()) goes into the builder as it is, and gives that document back.
+BOOST_AUTO_TEST_CASE(a_codecs_own_configuration_goes_into_the_builder_as_it_is) {
+  const auto text = document(data_type::float32, R"([
+      {"name": "scale_offset", "configuration": {"offset": 1.5, "scale": 4}},
+      {"name": "cast_value", "configuration": {"data_type": "uint16", "rounding": "towards-zero", "out_of_range": "clamp",
+                                                "scalar_map": {"encode": [["NaN", 65535]], "decode": [[65535, "NaN"]]}}},
+      {"name": "reshape", "configuration": {"shape": [[0, 1]]}},
+      {"name": "bytes", "configuration": {"endian": "big"}},
+      {"name": "blosc", "configuration": {"cname": "zstd", "clevel": 7, "shuffle": "bitshuffle", "typesize": 2, "blocksize": 0}},
+      {"name": "zstd", "configuration": {"level": 5, "checksum": true}}])",
+                             "1.5");  // (1.5 - 1.5) * 4 = 0: a fill value the cast takes and gives back
+  const auto m = parse(text);
+  const zarr::codec_chain chain(m.codecs, {m.chunk_shape, m.type, m.fill_value}, "codecs", m.source);
+  const auto& a2a = chain.array_to_array();
+  const auto& b2b = chain.bytes_to_bytes();
+  const std::vector<codecs::any> same{
+      dynamic_cast<const zarr::scale_offset_codec&>(*a2a.at(0)).configuration(),
+      dynamic_cast<const zarr::cast_value_codec&>(*a2a.at(1)).configuration(),
+      dynamic_cast<const zarr::reshape_codec&>(*a2a.at(2)).configuration(),
+      codecs::bytes{.endian = zarr::endian::big},
+      dynamic_cast<const zarr::blosc_codec&>(*b2b.at(0)).configuration(),
+      dynamic_cast<const zarr::zstd_codec&>(*b2b.at(1)).configuration()};
+  check_equivalent(eight_by_eight(data_type::float32).fill_value(1.5f).codecs(same).metadata(), text);
+  // The configurations the builder is given are the ones the codecs take: C++ values are
+  // converted exactly to the type the codec receives, or refused naming them.
+  ZARR_CHECK_ERROR((codecs::reshape{.shape = {2, -2}}), errc::invalid_argument,
+                   "reshape: expected a positive size, -1 or a list of input dimensions, got -2");
+  const zarr::chunk_spec f32{{4}, data_type::float32, zarr::scalar{data_type::float32, {}}};
+  const zarr::scale_offset_codec exact(codecs::scale_offset{.offset = 2, .scale = 0.5}, f32, "codecs[0]");
+  BOOST_TEST((exact.configuration().offset->value().type == data_type::float32));
+  BOOST_TEST(exact.configuration().offset->value().as<float>() == 2.0f);
+  BOOST_TEST(exact.configuration().scale->value().as<float>() == 0.5f);
+  ZARR_CHECK_ERROR(zarr::scale_offset_codec(codecs::scale_offset{.scale = 0.1}, f32, "codecs[0]"), errc::invalid_value,
+                   "codecs[0].configuration.scale: expected a value that float32 holds exactly, got 0.1");
 }
 
 BOOST_AUTO_TEST_CASE(shards_put_the_codecs_inside_sharding_indexed) {

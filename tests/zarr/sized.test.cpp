@@ -313,6 +313,19 @@ BOOST_AUTO_TEST_CASE(legacy_structured_is_read_and_written_as_struct) {
   BOOST_TEST(zarr::sized_value_to_json_text(big.fill_value.bytes(), big.type_spec()) == R"({"x":1,"y":1})");
   ZARR_CHECK_ERROR(metadata(type, R"("AACAPw==")", R"([{"name": "bytes"}])", 1, 1), errc::invalid_value,
                    "fill_value: expected base64 text of 6 bytes");
+  // Inside sharding_indexed too: its inner bytes codec orders the base64 bytes, and is written
+  // with its endian.
+  const auto sharded = metadata(type, R"("P4AAAAAB")", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2],
+      "codecs": [{"name": "bytes", "configuration": {"endian": "big"}}], "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])",
+                                4, 4);
+  BOOST_TEST(zarr::sized_value_to_json_text(sharded.fill_value.bytes(), sharded.type_spec()) == R"({"x":1,"y":1})");
+  const auto little = metadata(type, R"("AACAPwEA")", R"([{"name": "sharding_indexed", "configuration": {"chunk_shape": [2],
+      "codecs": [{"name": "bytes"}], "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]}}])",
+                               4, 4).to_text();
+  std::size_t explicit_little = 0;  // the index's, and now the inner chunks'
+  for (auto at = little.find(R"("endian": "little")"); at != std::string::npos; at = little.find(R"("endian": "little")", at + 1))
+    ++explicit_little;
+  BOOST_TEST(explicit_little == 2u, little);
   // The packed fields must be values of their types, in the bytes codec's order ("A" is 41 00 00
   // 00 little-endian, 00 00 00 41 big-endian); the sized_value fuzz target found the unchecked case.
   const std::string text_and_flag =

@@ -228,7 +228,7 @@ json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_
   const auto cast_json = next->to_json();
   const auto cast = cast_value_configuration::parse(
       {.configuration = cast_json.at("configuration"), .decoded = next->decoded(), .where = at(i + 1), .document = {}, .encoding = {}});
-  const data_type astype = cast.type;
+  const data_type astype = cast.data_type;
   if (!is_integer(astype) || !numpy_dtype_string(astype, '<'))
     throw refuse(i + 1, "a cast_value to " + type_name(astype) + " (numcodecs rounds to an integer before it casts; only "
                                                                "integer data types map)");
@@ -244,8 +244,8 @@ json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_
   const auto scale_offset_json = scale_offset.to_json();
   const auto config = scale_offset_configuration::parse(
       {.configuration = scale_offset_json.at("configuration"), .decoded = decoded, .where = at(i), .document = {}, .encoding = {}});
-  const double offset = config.offset ? to_double(dtype, config.offset->raw()) : 0.0;
-  const double scale = config.scale ? to_double(dtype, config.scale->raw()) : 1.0;
+  const double offset = config.offset ? to_double(dtype, config.offset->value().raw()) : 0.0;
+  const double scale = config.scale ? to_double(dtype, config.scale->value().raw()) : 1.0;
   const json::object v2{{"id", "fixedscaleoffset"},
                         {"offset", offset},
                         {"scale", scale},
@@ -260,8 +260,8 @@ json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_
   const scalar one = parse_fill_value(json::value(1), dtype);
   const json::array explicit_pair{
       json::object{{"name", "scale_offset"},
-                   {"configuration", json::object{{"scale", fill_value_to_json(config.scale ? *config.scale : one)},
-                                                  {"offset", fill_value_to_json(config.offset ? *config.offset : scalar{dtype, {}})}}}},
+                   {"configuration", json::object{{"scale", fill_value_to_json(config.scale ? config.scale->value() : one)},
+                                                  {"offset", fill_value_to_json(config.offset ? config.offset->value() : scalar{dtype, {}})}}}},
       next->to_json()};
   const codec_chain legacy(json::array{v3, json::object{{"name", "bytes"}, {"configuration", json::object{{"endian", "little"}}}}},
                            decoded);

@@ -318,6 +318,34 @@ BOOST_AUTO_TEST_CASE(chunks_of_strings_are_fetched_side_by_side) {
   check_sixteen_gets_side_by_side(*s, b.read_strings({{4, 0}, {12, 512}}), values, 4 * 512);  // 16 chunks, half of each
 }
 
+// And writes: the chunks a write of strings covers whole are stored in one batch, their PUTs in
+// flight together, even with one encoding thread (before, one chunk after another); a chunk
+// covered in part is one read-modify-write.
+BOOST_AUTO_TEST_CASE(chunks_of_strings_are_stored_side_by_side) {
+  const auto o = zarr_test::fresh_bucket("strings-stored-side-by-side");
+  if (!o) return;
+  const one_decoding_thread one;
+  auto s = std::make_shared<zarr::s3_store>(*o);
+  auto a = zarr::array_builder({16, 512}, zarr::data_type::string)
+               .chunk_shape({8, 64})
+               .codecs({zarr::codecs::zstd{.level = 1}})
+               .create(s, "t");
+  std::vector<std::string> values(16 * 512);
+  for (std::size_t k = 0; k < values.size(); ++k) values[k] = std::string(k % 7, 'x') + std::to_string(k);
+  s->reset_requests();
+  a.write_strings(zarr::region::all(a.shape()), values);
+  const auto n = s->requests();
+  BOOST_TEST(n.put == 16u);
+  BOOST_TEST(n.peak_in_flight >= 2u);
+  BOOST_TEST(zarr::array::open(s, "t").read_strings(zarr::region::all(a.shape())) == values, boost::test_tools::per_element());
+  // Rows 1 to 2 of the first two chunks: two read-modify-writes, nothing else changed.
+  const std::vector<std::string> row(2 * 128, "\u00e9");
+  a.write_strings({{1, 0}, {3, 128}}, row);
+  for (std::uint64_t y = 1; y < 3; ++y)
+    for (std::uint64_t x = 0; x < 128; ++x) values[y * 512 + x] = "\u00e9";
+  BOOST_TEST(zarr::array::open(s, "t").read_strings(zarr::region::all(a.shape())) == values, boost::test_tools::per_element());
+}
+
 // Issue 25, acceptance 1: the 64 inner chunks of one shard read one by one cost 128 GETs
 // without a cache (index and inner chunk each time) and 65 through one (the index once, then
 // each inner chunk by a ranged GET carrying If-Match with the cached index's ETag). A shard

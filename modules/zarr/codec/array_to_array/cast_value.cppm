@@ -16,28 +16,35 @@ export module zarr.codec.cast_value;
 
 export import zarr.codec;
 export import zarr.arithmetic;
+export import zarr.element;
 
 export namespace zarr {
 
-// One [input, output] pair of a scalar_map direction, as given (duplicates included).
+// One [input, output] pair of a scalar_map direction, as given (duplicates included). Given as
+// C++ values (array_builder), each is converted exactly to its direction's type.
 struct scalar_map_entry {
-  scalar in;
-  scalar out;
+  typed_value in;
+  typed_value out;
 };
 
 // The JSON configuration. Both types are among the 26 numeric types, `wrap` only comes with
 // an integer `type`, and every scalar_map entry holds values of its types: parse checks all
 // of it against the array type at the codec's position (ctx.decoded.type).
 struct cast_value_configuration {
-  data_type type = data_type::float64;  // `data_type`: the encoded type
+  zarr::data_type data_type = zarr::data_type::float64;  // the encoded type
   rounding_mode rounding = rounding_mode::nearest_even;
   out_of_range_mode out_of_range = out_of_range_mode::error;  // error = the absent key
-  std::vector<scalar_map_entry> encode_map;  // array type -> `type`
-  std::vector<scalar_map_entry> decode_map;  // `type` -> array type
+  std::vector<scalar_map_entry> encode_map = {};  // array type -> `data_type`
+  std::vector<scalar_map_entry> decode_map = {};  // `data_type` -> array type
 
   // Parses ctx.configuration; errors (invalid_metadata) name `<ctx.where>.configuration.<key>`,
   // down to "codecs[0].configuration.scalar_map.encode[1][0]".
   [[nodiscard]] static cast_value_configuration parse(const codec_context& ctx);
+  // {"name": "cast_value", "configuration": {...}} for a codec that receives `type`: the
+  // scalar_map values converted exactly to their types (zarr::convert_value; errors name
+  // `<where>.configuration.scalar_map.encode[i][k]`). The one serialisation, the codec's and
+  // array_builder's.
+  [[nodiscard]] boost::json::value to_json(zarr::data_type type, std::string_view where) const;
 };
 
 // scalar_map of one direction, ready for lookups: keys match by value (every NaN matches a
@@ -67,9 +74,10 @@ class scalar_lookup {
 
 class cast_value_codec final : public array_to_array_codec {
  public:
-  // Casts the fill value of `decoded` to `config.type` (with scalar_map.encode) and checks
+  // Casts the fill value of `decoded` to `config.data_type` (with scalar_map.encode) and checks
   // that it casts back to itself (docs/decisions.md 13): zarr::error (invalid_metadata) naming
-  // `where` ("codecs[0]") and the fill value otherwise.
+  // `where` ("codecs[0]") and the fill value otherwise; what zarr::convert_value throws for a
+  // scalar_map value that is no value of its type.
   cast_value_codec(const cast_value_configuration& config, const chunk_spec& decoded, std::string where);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "cast_value"; }

@@ -8,6 +8,7 @@ module;
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <boost/json/value.hpp>
 export module zarr.codec.reshape;
@@ -24,6 +25,12 @@ struct reshape_dimension {
   std::uint64_t size = 0;                // form == size: positive
   std::vector<std::size_t> input_dims;   // form == input_dims
 
+  reshape_dimension() = default;
+  // A positive size, or -1; zarr::error (invalid_argument) for any other number.
+  reshape_dimension(std::int64_t n);  // NOLINT: implicit, as the JSON writes it: {2, -1}
+  // The product of these input dimensions.
+  reshape_dimension(std::vector<std::size_t> dims) : form(kind::input_dims), input_dims(std::move(dims)) {}  // NOLINT
+
   friend bool operator==(const reshape_dimension&, const reshape_dimension&) = default;
 };
 
@@ -31,10 +38,12 @@ struct reshape_dimension {
 // the decoded shape: a non-empty list, sizes positive or -1, at most one -1, and the
 // flattened input dimensions strictly increasing.
 struct reshape_configuration {
-  std::vector<reshape_dimension> shape;
+  std::vector<reshape_dimension> shape = {};
 
   // Parses ctx.configuration; errors name `<ctx.where>.configuration.shape[j]`.
   [[nodiscard]] static reshape_configuration parse(const codec_context& ctx);
+  // {"name": "reshape", "configuration": {"shape": [...]}}: the one serialisation, the codec's
+  // and array_builder's.
   [[nodiscard]] boost::json::value to_json() const;
 };
 

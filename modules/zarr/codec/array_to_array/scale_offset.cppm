@@ -14,20 +14,26 @@ module;
 export module zarr.codec.scale_offset;
 
 export import zarr.codec;
+export import zarr.element;
 import zarr.arithmetic.kernels;
 
 export namespace zarr {
 
 // The JSON configuration, parsed for the data type the codec receives: `offset` finite,
-// `scale` finite and non-zero, each a value of that type (fill-value JSON rules).
+// `scale` finite and non-zero, each a value of that type (fill-value JSON rules). Given as C++
+// values (array_builder), they are converted exactly to that type.
 struct scale_offset_configuration {
-  std::optional<scalar> offset;  // absent: the additive identity
-  std::optional<scalar> scale;   // absent: the multiplicative identity
+  std::optional<typed_value> offset = {};  // absent: the additive identity
+  std::optional<typed_value> scale = {};   // absent: the multiplicative identity
 
   // Parses ctx.configuration for values of ctx.decoded.type; errors name
   // `<ctx.where>.configuration.<key>` (invalid_metadata; invalid_value when a scalar is
   // not a value of the type).
   [[nodiscard]] static scale_offset_configuration parse(const codec_context& ctx);
+  // {"name": "scale_offset", "configuration": {...}} for a codec that receives `type`: each
+  // scalar converted exactly to it (zarr::convert_value; errors name
+  // `<where>.configuration.<key>`). The one serialisation, the codec's and array_builder's.
+  [[nodiscard]] boost::json::value to_json(data_type type, std::string_view where) const;
 };
 
 // True for the types the codec is defined for: every integer and float type (not bool, not
@@ -37,7 +43,8 @@ struct scale_offset_configuration {
 class scale_offset_codec final : public array_to_array_codec {
  public:
   // Throws zarr::error (invalid_metadata) for an unsupported data type or a fill value that
-  // cannot be encoded (uint16 fill 0 with offset 1000). `where` names the codec ("codecs[0]").
+  // cannot be encoded (uint16 fill 0 with offset 1000), and what zarr::convert_value throws for
+  // a scalar that is no value of `decoded.type`. `where` names the codec ("codecs[0]").
   scale_offset_codec(const scale_offset_configuration& config, const chunk_spec& decoded, std::string where);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "scale_offset"; }

@@ -21,10 +21,12 @@ export namespace zarr {
 // The JSON configuration: {"order": [...]}, distinct non-negative integers. That it is a
 // permutation of the decoded rank is checked when the codec is built.
 struct transpose_configuration {
-  std::vector<std::size_t> order;
+  std::vector<std::size_t> order = {};
 
   // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
   [[nodiscard]] static transpose_configuration parse(const codec_context& ctx);
+  // {"name": ..., "configuration": {...}}: the one serialisation, the codec's and array_builder's.
+  [[nodiscard]] boost::json::value to_json() const;
 };
 
 class transpose_codec final : public array_to_array_codec {

@@ -18,14 +18,17 @@ export import zarr.codec;
 
 export namespace zarr {
 
-enum class endian : std::uint8_t { little, big };
-
-// The JSON configuration: {"endian": "little" | "big"}, or nothing.
+// The JSON configuration: {"endian": "little" | "big"}, or nothing (Zarr v3 codecs/bytes: required
+// for types of more than one byte). The default is little-endian; parse() gives nothing for an
+// absent `endian`.
 struct bytes_configuration {
-  std::optional<endian> byte_order;
+  std::optional<zarr::endian> endian = zarr::endian::little;
 
   // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
   [[nodiscard]] static bytes_configuration parse(const codec_context& ctx);
+  // {"name": "bytes", "configuration": {"endian": ...}} (an empty configuration without a byte
+  // order): the one serialisation, the codec's and array_builder's.
+  [[nodiscard]] boost::json::value to_json() const;
 };
 
 class bytes_codec final : public array_to_bytes_codec {
@@ -44,7 +47,7 @@ class bytes_codec final : public array_to_bytes_codec {
 
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return decoded_; }
   // The byte order used; nothing for types of at most 8 bits.
-  [[nodiscard]] std::optional<endian> byte_order() const noexcept { return endian_; }
+  [[nodiscard]] std::optional<endian> byte_order() const noexcept override { return endian_; }
   // Reads the rows of the stored array a box spans (byte ranges of `source`), not the whole.
   [[nodiscard]] std::unique_ptr<array_reader> reader(const chunk_reader& source) const override;
 

@@ -26,12 +26,15 @@ enum class packbits_padding : std::uint8_t { none, first_byte, last_byte };
 // start_bit / end_bit / start_byte / end_byte are rejected with a message naming the
 // README's name. A bit left out (or null) takes its default when the codec is built.
 struct packbits_configuration {
-  packbits_padding padding = packbits_padding::none;
-  std::optional<std::uint64_t> first_bit;
-  std::optional<std::uint64_t> last_bit;
+  packbits_padding padding_encoding = packbits_padding::none;
+  std::optional<std::uint64_t> first_bit = {};
+  std::optional<std::uint64_t> last_bit = {};
 
   // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
   [[nodiscard]] static packbits_configuration parse(const codec_context& ctx);
+  // {"name": "packbits", "configuration": {...}}, first_bit and last_bit when given: the one
+  // serialisation, the codec's and array_builder's.
+  [[nodiscard]] boost::json::value to_json() const;
 };
 
 // How packbits sees a data type: `components` values (2 for complex) of `bits` bits each (N),

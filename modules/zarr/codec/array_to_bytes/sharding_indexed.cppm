@@ -19,13 +19,18 @@ export import zarr.codec;
 
 export namespace zarr {
 
+// The JSON configuration (Zarr v3 codecs/sharding-indexed): the inner chunk shape, the inner
+// chunks' codecs and the index's as their JSON arrays, and where the index lies.
 struct sharding_configuration {
-  std::vector<std::uint64_t> chunk_shape;
-  boost::json::value codecs;
-  boost::json::value index_codecs;
+  std::vector<std::uint64_t> chunk_shape = {};
+  boost::json::value codecs = {};
+  boost::json::value index_codecs = {};
   bool index_at_end = true;
 
+  // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
   [[nodiscard]] static sharding_configuration parse(const codec_context& ctx);
+  // {"name": "sharding_indexed", "configuration": {...}}: the one serialisation, the codec's
+  // and array_builder's.
   [[nodiscard]] boost::json::value to_json() const;
 };
 
@@ -39,6 +44,8 @@ class sharding_indexed_codec final : public array_to_bytes_codec {
   [[nodiscard]] const chunk_spec& decoded() const noexcept override { return shard_; }
   // The index and every inner chunk at its largest.
   [[nodiscard]] std::uint64_t max_encoded_size() const noexcept override;
+  // The inner chunks' byte order.
+  [[nodiscard]] std::optional<endian> byte_order() const noexcept override { return inner_->array_to_bytes().byte_order(); }
   // A part of a shard is read as its index and the inner chunks the part meets (through nested
   // shards too: an inner chunk met in part is read through its own chain's reader, by ranges).
   [[nodiscard]] std::unique_ptr<array_reader> reader(const chunk_reader& source) const override;

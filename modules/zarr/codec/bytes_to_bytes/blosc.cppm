@@ -6,6 +6,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@ export import zarr.codec;
 export namespace zarr {
 
 enum class blosc_shuffle : std::uint8_t { noshuffle, shuffle, bitshuffle };
+enum class blosc_cname : std::uint8_t { blosclz, lz4, lz4hc, snappy, zlib, zstd };
 
 // The JSON configuration. `cname` is one of lz4, lz4hc, blosclz, zstd, snappy, zlib (a name
 // the linked c-blosc lacks is errc::unsupported); `clevel` 0..9; `typesize` 1 or more:
@@ -24,15 +26,18 @@ enum class blosc_shuffle : std::uint8_t { noshuffle, shuffle, bitshuffle };
 // the element size of the chunk's data type and records it (Zarr v3 codecs/blosc allows that);
 // `blocksize` 0 (automatic) or more.
 struct blosc_configuration {
-  std::string cname = "lz4";
+  blosc_cname cname = blosc_cname::lz4;
   int clevel = 5;
-  blosc_shuffle shuffle = blosc_shuffle::noshuffle;
-  std::uint64_t typesize = 1;
-  std::uint64_t blocksize = 0;
+  blosc_shuffle shuffle = blosc_shuffle::shuffle;
+  std::optional<std::uint64_t> typesize = {};  // parse() gives the element size when absent; the codec 1
+  std::uint64_t blocksize = 0;                 // automatic
 
   // Parses ctx.configuration (ctx.decoded gives the automatic typesize); errors name
   // `<ctx.where>.configuration.<key>`.
   [[nodiscard]] static blosc_configuration parse(const codec_context& ctx);
+  // {"name": "blosc", "configuration": {...}}, typesize when given: the one serialisation, the
+  // codec's and array_builder's.
+  [[nodiscard]] boost::json::value to_json() const;
 };
 
 class blosc_codec final : public bytes_to_bytes_codec {
@@ -42,7 +47,7 @@ class blosc_codec final : public bytes_to_bytes_codec {
 
   [[nodiscard]] std::string_view name() const noexcept override { return "blosc"; }
   // Every member, typesize included (also when it was chosen automatically).
-  [[nodiscard]] boost::json::value to_json() const override;
+  [[nodiscard]] boost::json::value to_json() const override { return config_.to_json(); }
   // errc::invalid_argument for inputs over c-blosc's limit (2^31 - 1 - 16 bytes).
   [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
   // Straight into `out` when the header declares its size.

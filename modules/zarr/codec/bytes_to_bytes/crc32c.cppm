@@ -31,6 +31,8 @@ enum class crc32c_method : std::uint8_t {
 // The configuration: an empty object (every key is an error).
 struct crc32c_configuration {
   [[nodiscard]] static crc32c_configuration parse(const codec_context& ctx);
+  // {"name": ..., "configuration": {...}}: the one serialisation, the codec's and array_builder's.
+  [[nodiscard]] boost::json::value to_json() const;
 };
 
 class crc32c_codec final : public bytes_to_bytes_codec {

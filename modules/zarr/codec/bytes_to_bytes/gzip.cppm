@@ -21,6 +21,8 @@ struct gzip_configuration {
 
   // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
   [[nodiscard]] static gzip_configuration parse(const codec_context& ctx);
+  // {"name": ..., "configuration": {...}}: the one serialisation, the codec's and array_builder's.
+  [[nodiscard]] boost::json::value to_json() const;
 };
 
 class gzip_codec final : public bytes_to_bytes_codec {

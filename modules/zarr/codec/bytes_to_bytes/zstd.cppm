@@ -23,6 +23,8 @@ struct zstd_configuration {
 
   // Parses ctx.configuration; errors name `<ctx.where>.configuration.<key>`.
   [[nodiscard]] static zstd_configuration parse(const codec_context& ctx);
+  // "checksum" is written only when true (zarr-extensions codecs/zstd: "Should be omitted if false").
+  [[nodiscard]] boost::json::value to_json() const;
 };
 
 class zstd_codec final : public bytes_to_bytes_codec {
@@ -31,8 +33,7 @@ class zstd_codec final : public bytes_to_bytes_codec {
   zstd_codec(const zstd_configuration& config, std::string where);
 
   [[nodiscard]] std::string_view name() const noexcept override { return "zstd"; }
-  // "checksum" is written only when true (zarr-extensions codecs/zstd: "Should be omitted if false").
-  [[nodiscard]] boost::json::value to_json() const override;
+  [[nodiscard]] boost::json::value to_json() const override { return config_.to_json(); }
   [[nodiscard]] bytes encode(std::span<const std::byte> in) const override;
   void encode_into(std::span<const std::byte> in, bytes& out) const override;
   // Straight into `out`; a frame declaring another content size is refused unread.

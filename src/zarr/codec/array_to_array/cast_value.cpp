@@ -44,15 +44,15 @@ std::string shown(data_type t, std::uint64_t raw) { return format_value(t, raw) 
 
 // The checks that make a configuration usable for an array type; errors name the JSON.
 void check_types(data_type array_type, const cast_value_configuration& c, const std::string& where) {
-  if (!is_numeric(c.type))
+  if (!is_numeric(c.data_type))
     throw error(errc::invalid_metadata, where + ".configuration.data_type: expected an integer or floating-point data " +
-                                            "type (cast_value converts numbers), got \"" + std::string(zarr::name(c.type)) + "\"");
+                                            "type (cast_value converts numbers), got \"" + std::string(zarr::name(c.data_type)) + "\"");
   if (!is_numeric(array_type))
     throw error(errc::invalid_metadata, where + " (cast_value): expected an input of an integer or floating-point " +
                                             "data type (cast_value converts numbers), got " + std::string(zarr::name(array_type)));
-  if (c.out_of_range == out_of_range_mode::wrap && !is_integer(c.type))
+  if (c.out_of_range == out_of_range_mode::wrap && !is_integer(c.data_type))
     throw error(errc::invalid_metadata, where + ".configuration.out_of_range: expected \"clamp\" or no out_of_range for " +
-                                            "the floating-point data_type " + std::string(zarr::name(c.type)) +
+                                            "the floating-point data_type " + std::string(zarr::name(c.data_type)) +
                                             " (\"wrap\" is for integer targets only), got \"wrap\"");
 }
 
@@ -81,9 +81,14 @@ std::vector<scalar_map_entry> parse_entries(const codec_context& ctx, const json
   return out;
 }
 
-json::array entries_to_json(const std::vector<scalar_map_entry>& entries) {
+// The entries as JSON pairs, each value converted exactly (`at`: "...scalar_map.encode").
+json::array entries_to_json(const std::vector<scalar_map_entry>& entries, data_type from, data_type to, const std::string& at) {
   json::array out;
-  for (const auto& e : entries) out.push_back(json::array{fill_value_to_json(e.in), fill_value_to_json(e.out)});
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto here = at + "[" + std::to_string(i) + "]";
+    out.push_back(json::array{fill_value_to_json(convert_value(entries[i].in.value(), from, here + "[0]")),
+                              fill_value_to_json(convert_value(entries[i].out.value(), to, here + "[1]"))});
+  }
   return out;
 }
 
@@ -156,7 +161,7 @@ cast_value_configuration cast_value_configuration::parse(const codec_context& ct
   const auto& config = configuration_object(ctx, {"data_type", "rounding", "out_of_range", "scalar_map"});
   cast_value_configuration out;
   const auto at = ctx.where + ".configuration.";
-  out.type = parse_data_type(required_member(config, "data_type", ctx.where, "a data type"), at + "data_type");
+  out.data_type = parse_data_type(required_member(config, "data_type", ctx.where, "a data type"), at + "data_type");
   if (const auto* r = config.if_contains("rounding")) {
     if (!r->is_string())
       throw error(errc::invalid_metadata, at + "rounding: expected a string, got " + json::serialize(*r));
@@ -176,9 +181,9 @@ cast_value_configuration cast_value_configuration::parse(const codec_context& ct
                                               json::serialize(*m));
     for (const auto& [key, value] : *map) {
       if (key == "encode")
-        out.encode_map = parse_entries(ctx, value, map_at + ".encode", ctx.decoded.type, out.type);
+        out.encode_map = parse_entries(ctx, value, map_at + ".encode", ctx.decoded.type, out.data_type);
       else if (key == "decode")
-        out.decode_map = parse_entries(ctx, value, map_at + ".decode", out.type, ctx.decoded.type);
+        out.decode_map = parse_entries(ctx, value, map_at + ".decode", out.data_type, ctx.decoded.type);
       else
         throw error(errc::invalid_metadata, map_at + "." + std::string(key) +
                                                 ": expected no such key (scalar_map has only \"encode\" and \"decode\")");
@@ -191,15 +196,15 @@ cast_value_configuration cast_value_configuration::parse(const codec_context& ct
 
 scalar_lookup::scalar_lookup(data_type from, const std::vector<scalar_map_entry>& entries) : from_(from) {
   for (const auto& e : entries) {
-    const auto in = e.in.raw();
+    const auto in = e.in.value().raw();
     if (is_nan_raw(from, in)) {
       if (!nan_key_) {
         nan_key_ = true;
-        nan_out_ = e.out.raw();
+        nan_out_ = e.out.value().raw();
       }
     } else if (std::find(keys_.begin(), keys_.end(), in) == keys_.end()) {  // the first occurrence wins
       keys_.push_back(in);
-      outs_.push_back(e.out.raw());
+      outs_.push_back(e.out.value().raw());
     }
   }
 }
@@ -226,7 +231,15 @@ numeric_result cast_one(data_type from, data_type to, rounding_mode mode, out_of
 cast_value_codec::cast_value_codec(const cast_value_configuration& config, const chunk_spec& decoded, std::string where)
     : array_to_array_codec(std::move(where)), config_(config), decoded_(decoded), encoded_(decoded) {
   check_types(decoded_.type, config_, where_);
-  encoded_.type = config_.type;
+  encoded_.type = config_.data_type;
+  const auto exact = [&](std::vector<scalar_map_entry>& entries, data_type from, data_type to, const char* key) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const auto here = where_ + ".configuration.scalar_map." + key + "[" + std::to_string(i) + "]";
+      entries[i] = {convert_value(entries[i].in.value(), from, here + "[0]"), convert_value(entries[i].out.value(), to, here + "[1]")};
+    }
+  };
+  exact(config_.encode_map, decoded_.type, config_.data_type, "encode");
+  exact(config_.decode_map, config_.data_type, decoded_.type, "decode");
   const auto setup = [&](direction& d, data_type from, data_type to, const std::vector<scalar_map_entry>& entries,
                          const char* verb) {
     d.from = from;
@@ -239,41 +252,44 @@ cast_value_codec::cast_value_codec(const cast_value_configuration& config, const
     if (info(from).size == 1)
       d.table.emplace(from, to, [&](std::uint64_t raw) { return cast_one(from, to, d.rounding, d.out_of_range, d.map, raw); });
   };
-  setup(encode_, decoded_.type, config_.type, config_.encode_map, "encoding");
-  setup(decode_, config_.type, decoded_.type, config_.decode_map, "decoding");
+  setup(encode_, decoded_.type, config_.data_type, config_.encode_map, "encoding");
+  setup(decode_, config_.data_type, decoded_.type, config_.decode_map, "decoding");
 
   // The fill value: cast like the elements, and it must come back unchanged (docs/decisions.md 13).
   const auto fill = decoded_.fill.type == decoded_.type ? decoded_.fill.raw() : 0;
   const auto there = cast_one(encode_.from, encode_.to, encode_.rounding, encode_.out_of_range, encode_.map, fill);
   if (!there.ok())
     throw error(errc::invalid_metadata, where_ + " (cast_value): expected a fill value that casts to " +
-                                            std::string(zarr::name(config_.type)) + ", got " + shown(decoded_.type, fill) + ": " +
+                                            std::string(zarr::name(config_.data_type)) + ", got " + shown(decoded_.type, fill) + ": " +
                                             std::string(to_string(there.error)));
-  encoded_.fill = scalar{config_.type, {}};
-  store_raw(config_.type, encoded_.fill.bits.data(), there.bits);
+  encoded_.fill = scalar{config_.data_type, {}};
+  store_raw(config_.data_type, encoded_.fill.bits.data(), there.bits);
   const auto back = cast_one(decode_.from, decode_.to, decode_.rounding, decode_.out_of_range, decode_.map, there.bits);
   if (!back.ok() || !same_value(decoded_.type, back.bits, fill))
     throw error(errc::invalid_metadata,
                 where_ + " (cast_value): expected a fill value that survives the round trip " +
-                    std::string(zarr::name(decoded_.type)) + " -> " + std::string(zarr::name(config_.type)) + " -> " +
+                    std::string(zarr::name(decoded_.type)) + " -> " + std::string(zarr::name(config_.data_type)) + " -> " +
                     std::string(zarr::name(decoded_.type)) + ", got " + shown(decoded_.type, fill) + " -> " +
-                    format_value(config_.type, there.bits) + " -> " +
+                    format_value(config_.data_type, there.bits) + " -> " +
                     (back.ok() ? format_value(decoded_.type, back.bits) : std::string(to_string(back.error))));
 }
 
-json::value cast_value_codec::to_json() const {
+json::value cast_value_configuration::to_json(zarr::data_type type, std::string_view where) const {
+  const auto at = std::string(where) + ".configuration.scalar_map.";
   json::object c;
-  c["data_type"] = zarr::to_json(config_.type);
-  c["rounding"] = std::string(to_string(config_.rounding));
-  if (config_.out_of_range != out_of_range_mode::error) c["out_of_range"] = std::string(to_string(config_.out_of_range));
-  if (!config_.encode_map.empty() || !config_.decode_map.empty()) {
+  c["data_type"] = zarr::to_json(data_type);
+  c["rounding"] = std::string(to_string(rounding));
+  if (out_of_range != out_of_range_mode::error) c["out_of_range"] = std::string(to_string(out_of_range));
+  if (!encode_map.empty() || !decode_map.empty()) {
     json::object map;
-    if (!config_.encode_map.empty()) map["encode"] = entries_to_json(config_.encode_map);
-    if (!config_.decode_map.empty()) map["decode"] = entries_to_json(config_.decode_map);
+    if (!encode_map.empty()) map["encode"] = entries_to_json(encode_map, type, data_type, at + "encode");
+    if (!decode_map.empty()) map["decode"] = entries_to_json(decode_map, data_type, type, at + "decode");
     c["scalar_map"] = std::move(map);
   }
   return json::object{{"name", "cast_value"}, {"configuration", std::move(c)}};
 }
+
+json::value cast_value_codec::to_json() const { return config_.to_json(decoded_.type, where_); }
 
 bytes cast_value_codec::do_encode(bytes in) const {
   return run(encode_, std::move(in));

@@ -36,6 +36,13 @@ std::string product_text(std::optional<std::uint64_t> p) { return p ? std::to_st
 
 }  // namespace
 
+reshape_dimension::reshape_dimension(std::int64_t n) : form(n == -1 ? kind::inferred : kind::size) {
+  if (n == 0 || n < -1)
+    throw error(errc::invalid_argument, "reshape: expected a positive size, -1 or a list of input dimensions, got " +
+                                            std::to_string(n));
+  if (n > 0) size = static_cast<std::uint64_t>(n);
+}
+
 reshape_configuration reshape_configuration::parse(const codec_context& ctx) {
   const auto& config = configuration_object(ctx, {"shape"});
   const auto at = ctx.where + ".configuration.shape";
@@ -110,7 +117,7 @@ json::value reshape_configuration::to_json() const {
       }
     }
   }
-  return json::object{{"shape", std::move(list)}};
+  return json::object{{"name", "reshape"}, {"configuration", json::object{{"shape", std::move(list)}}}};
 }
 
 reshape_codec::reshape_codec(reshape_configuration config, const chunk_spec& decoded, std::string where)
@@ -192,7 +199,7 @@ reshape_codec::reshape_codec(reshape_configuration config, const chunk_spec& dec
 }
 
 json::value reshape_codec::to_json() const {
-  return json::object{{"name", "reshape"}, {"configuration", config_.to_json()}};
+  return config_.to_json();
 }
 
 bytes reshape_codec::do_encode(bytes in) const {

@@ -79,13 +79,12 @@ scale_offset_codec::scale_offset_codec(const scale_offset_configuration& config,
     : array_to_array_codec(std::move(where)), config_(config), decoded_(decoded), encoded_(decoded) {
   const auto t = decoded_.type;
   check_supported(t, where_);
-  if ((config_.offset && config_.offset->type != t) || (config_.scale && config_.scale->type != t))
-    throw error(errc::invalid_argument, where_ + " (scale_offset): expected offset and scale of type " +
-                                            std::string(zarr::name(t)));
+  if (config_.offset) config_.offset = convert_value(config_.offset->value(), t, where_ + ".configuration.offset");
+  if (config_.scale) config_.scale = convert_value(config_.scale->value(), t, where_ + ".configuration.scale");
   const auto& f = info(t).format;
   identity_ = !config_.offset && !config_.scale;
   if (config_.offset) {
-    encode_offset_ = decode_offset_ = config_.offset->raw();
+    encode_offset_ = decode_offset_ = config_.offset->value().raw();
   } else if (is_float(t)) {
     // x - (+0) and x + (-0) give x back for every x, -0 included.
     encode_offset_ = 0;
@@ -93,7 +92,7 @@ scale_offset_codec::scale_offset_codec(const scale_offset_configuration& config,
     scale_only_ = f.specials == float_specials::e8m0;  // no zero at all: skip the operation
   }
   if (config_.scale) {
-    scale_ = config_.scale->raw();
+    scale_ = config_.scale->value().raw();
   } else {
     scale_ = is_float(t) ? round_to(t, exact_value::from_uint(1)).bits : 1;
   }
@@ -146,12 +145,15 @@ void scale_offset_codec::throw_step_error(const kernel_result& r, bool encoding)
                                     format_value(t, r.value) + " (" + why(t, r) + ")");
 }
 
-json::value scale_offset_codec::to_json() const {
+json::value scale_offset_configuration::to_json(data_type type, std::string_view where) const {
+  const auto at = std::string(where) + ".configuration.";
   json::object config;
-  if (config_.offset) config["offset"] = fill_value_to_json(*config_.offset);
-  if (config_.scale) config["scale"] = fill_value_to_json(*config_.scale);
+  if (offset) config["offset"] = fill_value_to_json(convert_value(offset->value(), type, at + "offset"));
+  if (scale) config["scale"] = fill_value_to_json(convert_value(scale->value(), type, at + "scale"));
   return json::object{{"name", "scale_offset"}, {"configuration", std::move(config)}};
 }
+
+json::value scale_offset_codec::to_json() const { return config_.to_json(decoded_.type, where_); }
 
 bytes scale_offset_codec::do_encode(bytes in) const {
   if (identity_) return in;

@@ -200,11 +200,13 @@ transpose_codec::transpose_codec(const transpose_configuration& config, const ch
   for (std::size_t i = 0; i < rank; ++i) encoded_.shape[i] = decoded_.shape[order_[i]];
 }
 
-json::value transpose_codec::to_json() const {
-  json::array order;
-  for (auto o : order_) order.push_back(static_cast<std::uint64_t>(o));
-  return json::object{{"name", "transpose"}, {"configuration", json::object{{"order", std::move(order)}}}};
+json::value transpose_configuration::to_json() const {
+  json::array list;
+  for (auto o : order) list.push_back(static_cast<std::uint64_t>(o));
+  return json::object{{"name", "transpose"}, {"configuration", json::object{{"order", std::move(list)}}}};
 }
+
+json::value transpose_codec::to_json() const { return transpose_configuration{order_}.to_json(); }
 
 std::pair<const std::vector<std::uint64_t>&, std::vector<std::uint64_t>> transpose_codec::walk(bool encoding) const {
   std::vector<std::uint64_t> stride(order_.size());

@@ -147,13 +147,13 @@ std::optional<std::pair<std::uint64_t, std::string>> first_bad_word(std::span<co
 
 bytes_configuration bytes_configuration::parse(const codec_context& ctx) {
   const auto& config = configuration_object(ctx, {"endian"});
-  bytes_configuration out;
+  bytes_configuration out{.endian = std::nullopt};
   if (const auto* e = config.if_contains("endian")) {
     const auto* s = e->if_string();
     if (s != nullptr && *s == "little") {
-      out.byte_order = endian::little;
+      out.endian = zarr::endian::little;
     } else if (s != nullptr && *s == "big") {
-      out.byte_order = endian::big;
+      out.endian = zarr::endian::big;
     } else {
       throw error(errc::invalid_metadata, ctx.where + ".configuration.endian: expected \"little\" or \"big\", got " +
                                               json::serialize(*e));
@@ -171,25 +171,27 @@ bytes_codec::bytes_codec(const bytes_configuration& config, const chunk_spec& de
   if (is_sized(decoded_.type)) {
     if (!needs_byte_order(element_words(decoded_.type, decoded_.layout))) return;  // raw bits, one-byte fields
     // A legacy structured array without `endian` is little-endian (datatype-structured.md).
-    if (!config.byte_order && !decoded_.layout.legacy_structured)
+    if (!config.endian && !decoded_.layout.legacy_structured)
       throw error(errc::invalid_metadata, where_ + ".configuration.endian: expected \"little\" or \"big\" (required for " +
                                               sized_type_name({decoded_.type, {}, decoded_.layout}) + "), got nothing");
-    endian_ = config.byte_order.value_or(endian::little);
+    endian_ = config.endian.value_or(endian::little);
     return;
   }
   if (word_size(decoded_.type) > 1) {
-    if (!config.byte_order)
+    if (!config.endian)
       throw error(errc::invalid_metadata, where_ + ".configuration.endian: expected \"little\" or \"big\" (required for " +
                                               std::string(zarr::name(decoded_.type)) + "), got nothing");
-    endian_ = config.byte_order;
+    endian_ = config.endian;
   }
 }
 
-json::value bytes_codec::to_json() const {
+json::value bytes_configuration::to_json() const {
   json::object config;
-  if (endian_) config["endian"] = *endian_ == endian::little ? "little" : "big";
+  if (endian) config["endian"] = *endian == zarr::endian::little ? "little" : "big";
   return json::object{{"name", "bytes"}, {"configuration", std::move(config)}};
 }
+
+json::value bytes_codec::to_json() const { return bytes_configuration{.endian = endian_}.to_json(); }
 
 bool bytes_codec::as_is() const noexcept {
   if (is_sized(decoded_.type)) {

@@ -252,11 +252,11 @@ packbits_configuration packbits_configuration::parse(const codec_context& ctx) {
     const auto at = ctx.where + ".configuration.padding_encoding";
     const auto* s = p->if_string();
     if (s != nullptr && *s == "none") {
-      out.padding = packbits_padding::none;
+      out.padding_encoding = packbits_padding::none;
     } else if (s != nullptr && *s == "first_byte") {
-      out.padding = packbits_padding::first_byte;
+      out.padding_encoding = packbits_padding::first_byte;
     } else if (s != nullptr && *s == "last_byte") {
-      out.padding = packbits_padding::last_byte;
+      out.padding_encoding = packbits_padding::last_byte;
     } else if (s != nullptr && (*s == "start_byte" || *s == "end_byte")) {
       throw error(errc::invalid_metadata, at + ": expected \"none\", \"first_byte\" or \"last_byte\" (schema.json's \"" +
                                               std::string(*s) + "\" is the README's \"" +
@@ -272,7 +272,7 @@ packbits_configuration packbits_configuration::parse(const codec_context& ctx) {
 }
 
 packbits_codec::packbits_codec(const packbits_configuration& config, const chunk_spec& decoded, std::string where)
-    : array_to_bytes_codec(std::move(where)), decoded_(decoded), padding_(config.padding) {
+    : array_to_bytes_codec(std::move(where)), decoded_(decoded), padding_(config.padding_encoding) {
   const auto type_name = std::string(zarr::name(decoded_.type));
   const auto layout = packbits_layout_of(decoded_.type);
   if (!layout)
@@ -360,12 +360,18 @@ void packbits_codec::check_representable(std::span<const std::byte> array) const
                                       std::string(zarr::name(decoded_.type)) + " (" + range + "), got " + value);
 }
 
+json::value packbits_configuration::to_json() const {
+  const char* padding = padding_encoding == packbits_padding::first_byte ? "first_byte"
+                        : padding_encoding == packbits_padding::last_byte ? "last_byte"
+                                                                          : "none";
+  json::object config{{"padding_encoding", padding}};
+  if (first_bit) config["first_bit"] = *first_bit;
+  if (last_bit) config["last_bit"] = *last_bit;
+  return json::object{{"name", "packbits"}, {"configuration", std::move(config)}};
+}
+
 json::value packbits_codec::to_json() const {
-  const char* padding = padding_ == packbits_padding::first_byte ? "first_byte"
-                        : padding_ == packbits_padding::last_byte ? "last_byte"
-                                                                  : "none";
-  return json::object{{"name", "packbits"},
-                      {"configuration", json::object{{"padding_encoding", padding}, {"first_bit", first_}, {"last_bit", last_}}}};
+  return packbits_configuration{padding_, static_cast<std::uint64_t>(first_), static_cast<std::uint64_t>(last_)}.to_json();
 }
 
 void packbits_codec::do_encode_into(std::span<const std::byte> array, bytes& out) const {

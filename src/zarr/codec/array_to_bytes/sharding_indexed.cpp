@@ -92,10 +92,11 @@ sharding_configuration sharding_configuration::parse(const codec_context& ctx) {
 json::value sharding_configuration::to_json() const {
   json::array shape;
   for (auto d : chunk_shape) shape.push_back(d);
-  return json::object{{"chunk_shape", shape},
-                      {"codecs", codecs},
-                      {"index_codecs", index_codecs},
-                      {"index_location", index_at_end ? "end" : "start"}};
+  return json::object{{"name", "sharding_indexed"},
+                      {"configuration", json::object{{"chunk_shape", shape},
+                                                     {"codecs", codecs},
+                                                     {"index_codecs", index_codecs},
+                                                     {"index_location", index_at_end ? "end" : "start"}}}};
 }
 
 sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& config, const chunk_spec& decoded,
@@ -134,10 +135,10 @@ sharding_indexed_codec::sharding_indexed_codec(const sharding_configuration& con
 }
 
 json::value sharding_indexed_codec::to_json() const {
-  auto config = config_.to_json();
-  config.as_object()["codecs"] = inner_->to_json();
-  config.as_object()["index_codecs"] = index_->to_json();
-  return json::object{{"name", "sharding_indexed"}, {"configuration", config}};
+  auto resolved = config_;  // the codecs as they resolved (blosc's typesize recorded, ...)
+  resolved.codecs = inner_->to_json();
+  resolved.index_codecs = index_->to_json();
+  return resolved.to_json();
 }
 
 void sharding_indexed_codec::do_encode_into(std::span<const std::byte> shard, bytes& out) const {

@@ -45,13 +45,15 @@ std::string_view blosc_compressors() noexcept { return blosc_list_compressors();
 blosc_configuration blosc_configuration::parse(const codec_context& ctx) {
   const auto& config = configuration_object(ctx, {"cname", "clevel", "shuffle", "typesize", "blocksize"});
   blosc_configuration out;
-  out.cname = string_member(config, "cname", "one of \"blosclz\", \"lz4\", \"lz4hc\", \"snappy\", \"zlib\", \"zstd\"", ctx.where);
-  if (std::find(known_compressors.begin(), known_compressors.end(), out.cname) == known_compressors.end())
+  const auto cname = string_member(config, "cname", "one of \"blosclz\", \"lz4\", \"lz4hc\", \"snappy\", \"zlib\", \"zstd\"", ctx.where);
+  const auto c = std::find(known_compressors.begin(), known_compressors.end(), cname);
+  if (c == known_compressors.end())
     throw error(errc::invalid_metadata, ctx.where + ".configuration.cname: expected one of \"blosclz\", \"lz4\", " +
-                                            "\"lz4hc\", \"snappy\", \"zlib\", \"zstd\", got \"" + out.cname + "\"");
-  if (blosc_compname_to_compcode(out.cname.c_str()) < 0)
+                                            "\"lz4hc\", \"snappy\", \"zlib\", \"zstd\", got \"" + cname + "\"");
+  if (blosc_compname_to_compcode(cname.c_str()) < 0)
     throw error(errc::unsupported, ctx.where + ".configuration.cname: expected a compressor of this c-blosc build (" +
-                                       std::string(blosc_compressors()) + "), got \"" + out.cname + "\"");
+                                       std::string(blosc_compressors()) + "), got \"" + cname + "\"");
+  out.cname = static_cast<blosc_cname>(c - known_compressors.begin());
   out.clevel = static_cast<int>(integer_member(config, "clevel", 0, 9, std::nullopt, ctx.where));
   const auto shuffle =
       string_member(config, "shuffle", "one of \"noshuffle\", \"shuffle\", \"bitshuffle\"", ctx.where);
@@ -71,16 +73,18 @@ blosc_configuration blosc_configuration::parse(const codec_context& ctx) {
   return out;
 }
 
-blosc_codec::blosc_codec(const blosc_configuration& config, std::string where)
-    : bytes_to_bytes_codec(std::move(where)), config_(config) {}
+json::value blosc_configuration::to_json() const {
+  json::object config{{"cname", known_compressors[static_cast<std::size_t>(cname)]},
+                      {"clevel", clevel},
+                      {"shuffle", shuffle_names[static_cast<std::size_t>(shuffle)]}};
+  if (typesize) config["typesize"] = *typesize;
+  config["blocksize"] = blocksize;
+  return json::object{{"name", "blosc"}, {"configuration", std::move(config)}};
+}
 
-json::value blosc_codec::to_json() const {
-  return json::object{{"name", "blosc"},
-                      {"configuration", json::object{{"cname", config_.cname},
-                                                     {"clevel", config_.clevel},
-                                                     {"shuffle", shuffle_names[static_cast<std::size_t>(config_.shuffle)]},
-                                                     {"typesize", config_.typesize},
-                                                     {"blocksize", config_.blocksize}}}};
+blosc_codec::blosc_codec(const blosc_configuration& config, std::string where)
+    : bytes_to_bytes_codec(std::move(where)), config_(config) {
+  if (!config_.typesize) config_.typesize = 1;
 }
 
 bytes blosc_codec::encode(std::span<const std::byte> in) const {
@@ -91,8 +95,9 @@ bytes blosc_codec::encode(std::span<const std::byte> in) const {
                       : config_.shuffle == blosc_shuffle::shuffle ? BLOSC_SHUFFLE
                                                                    : BLOSC_BITSHUFFLE;
   bytes out(in.size() + BLOSC_MAX_OVERHEAD);
-  const int n = blosc_compress_ctx(config_.clevel, shuffle, static_cast<std::size_t>(config_.typesize), in.size(),
-                                   in.data(), out.data(), out.size(), config_.cname.c_str(),
+  const int n = blosc_compress_ctx(config_.clevel, shuffle, static_cast<std::size_t>(*config_.typesize), in.size(),
+                                   in.data(), out.data(), out.size(),
+                                   known_compressors[static_cast<std::size_t>(config_.cname)].data(),
                                    static_cast<std::size_t>(config_.blocksize), 1);
   if (n <= 0)
     throw error(errc::io, where_ + " (blosc): expected blosc_compress_ctx to succeed, got " + std::to_string(n));

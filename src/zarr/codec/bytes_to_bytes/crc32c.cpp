@@ -106,9 +106,11 @@ crc32c_configuration crc32c_configuration::parse(const codec_context& ctx) {
 
 crc32c_codec::crc32c_codec(std::string where) : bytes_to_bytes_codec(std::move(where)) {}
 
-json::value crc32c_codec::to_json() const {
+json::value crc32c_configuration::to_json() const {
   return json::object{{"name", "crc32c"}, {"configuration", json::object{}}};
 }
+
+json::value crc32c_codec::to_json() const { return crc32c_configuration{}.to_json(); }
 
 bytes crc32c_codec::encode(std::span<const std::byte> in) const {
   const auto crc = crc32c(in);

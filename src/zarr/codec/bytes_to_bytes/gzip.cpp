@@ -39,9 +39,11 @@ gzip_configuration gzip_configuration::parse(const codec_context& ctx) {
 gzip_codec::gzip_codec(const gzip_configuration& config, std::string where)
     : bytes_to_bytes_codec(std::move(where)), config_(config) {}
 
-json::value gzip_codec::to_json() const {
-  return json::object{{"name", "gzip"}, {"configuration", json::object{{"level", config_.level}}}};
+json::value gzip_configuration::to_json() const {
+  return json::object{{"name", "gzip"}, {"configuration", json::object{{"level", level}}}};
 }
+
+json::value gzip_codec::to_json() const { return config_.to_json(); }
 
 bytes deflate_bytes(std::span<const std::byte> in, int level, int window_bits, const std::string& label) {
   z_stream s{};

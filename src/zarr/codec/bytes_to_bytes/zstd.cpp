@@ -31,9 +31,9 @@ zstd_configuration zstd_configuration::parse(const codec_context& ctx) {
 zstd_codec::zstd_codec(const zstd_configuration& config, std::string where)
     : bytes_to_bytes_codec(std::move(where)), config_(config) {}
 
-json::value zstd_codec::to_json() const {
-  json::object config{{"level", config_.level}};
-  if (config_.checksum) config["checksum"] = true;
+json::value zstd_configuration::to_json() const {
+  json::object config{{"level", level}};
+  if (checksum) config["checksum"] = true;
   return json::object{{"name", "zstd"}, {"configuration", std::move(config)}};
 }
 

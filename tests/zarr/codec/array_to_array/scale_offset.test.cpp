@@ -193,8 +193,8 @@ BOOST_AUTO_TEST_CASE(encodes_each_type_as_the_scalar_arithmetic_does) {
     const auto stored = c.encode(buffer);
     for (std::size_t i = 0; i < 4; ++i) {
       std::uint64_t expected = raw[i];
-      if (config.offset) expected = zarr::arithmetic(r.type, zarr::arith_op::subtract, expected, config.offset->raw()).bits;
-      if (config.scale) expected = zarr::arithmetic(r.type, zarr::arith_op::multiply, expected, config.scale->raw()).bits;
+      if (config.offset) expected = zarr::arithmetic(r.type, zarr::arith_op::subtract, expected, config.offset->value().raw()).bits;
+      if (config.scale) expected = zarr::arithmetic(r.type, zarr::arith_op::multiply, expected, config.scale->value().raw()).bits;
       // The bytes codec stores the in-memory layout for these little-endian types.
       BOOST_TEST(zarr::load_raw(r.type, stored.data() + i * in.size) == expected, zarr::name(r.type) << " element " << i);
     }

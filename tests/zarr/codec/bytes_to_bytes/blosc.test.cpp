@@ -101,14 +101,14 @@ BOOST_AUTO_TEST_CASE(records_every_member) {
 }
 
 BOOST_AUTO_TEST_CASE(round_trips_empty_and_incompressible_input) {
-  const auto codec = zarr::blosc_codec(zarr::blosc_configuration{"lz4", 5, zarr::blosc_shuffle::shuffle, 4, 0}, "codecs[1]");
+  const auto codec = zarr::blosc_codec(zarr::blosc_configuration{zarr::blosc_cname::lz4, 5, zarr::blosc_shuffle::shuffle, 4, 0}, "codecs[1]");
   BOOST_TEST(codec.decode(codec.encode({})).empty());
   const auto noise = random_bytes(100003, 6);
   BOOST_TEST(same(codec.decode(codec.encode(noise)), noise));
 }
 
 BOOST_AUTO_TEST_CASE(rejects_truncated_and_garbage_input) {
-  const auto codec = zarr::blosc_codec(zarr::blosc_configuration{"zstd", 5, zarr::blosc_shuffle::bitshuffle, 8, 0}, "codecs[1]");
+  const auto codec = zarr::blosc_codec(zarr::blosc_configuration{zarr::blosc_cname::zstd, 5, zarr::blosc_shuffle::bitshuffle, 8, 0}, "codecs[1]");
   const auto good = codec.encode(compressible_bytes(5000, 3));
   for (std::size_t n = 0; n < good.size(); n += (n < 40 ? 1 : 37))
     ZARR_CHECK_ERROR(codec.decode(std::span(good).first(n)), errc::corrupt_chunk, "codecs[1] (blosc): expected");
@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE(rejects_truncated_and_garbage_input) {
 BOOST_AUTO_TEST_CASE(survives_flipped_bytes) {
   // blosc has no checksum: a flipped byte may decode to other data of the same size, but
   // must never crash or read out of bounds.
-  const auto codec = zarr::blosc_codec(zarr::blosc_configuration{"lz4", 5, zarr::blosc_shuffle::shuffle, 4, 0}, "codecs[1]");
+  const auto codec = zarr::blosc_codec(zarr::blosc_configuration{zarr::blosc_cname::lz4, 5, zarr::blosc_shuffle::shuffle, 4, 0}, "codecs[1]");
   const auto data = compressible_bytes(6000, 4);
   const auto good = codec.encode(data);
   for (std::size_t i = 0; i < good.size(); ++i) {
