@@ -3,7 +3,9 @@
 // Missing chunks read as the fill value; chunks that are all fill value are not stored
 // (docs/decisions.md 25).
 module;
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -16,6 +18,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <vector>
 #include <boost/json/object.hpp>
@@ -32,8 +35,27 @@ export import zarr.store;
 export import zarr.cache;
 
 namespace zarr {
-// Memory for one chunk being written (src/zarr/array.cpp).
-struct chunk_memory;
+// Memory for one chunk being written: its elements' bytes, or std::string objects for the
+// variable-length types.
+struct chunk_memory {
+  bytes elements;
+  std::vector<std::string> strings;
+
+  // The whole chunk of `spec` in C order: its elements not yet set, or empty strings.
+  array_view whole(const chunk_spec& spec) {
+    if (spec.variable_elements()) {
+      strings.assign(static_cast<std::size_t>(spec.num_elements()), std::string());
+      return strings_view(strings.data(), spec.shape);
+    }
+    elements.resize(static_cast<std::size_t>(spec.byte_size()));  // not zeroed
+    return array_view::c_order(elements.data(), spec.shape, spec.view_element_size());
+  }
+  // Keeps what is worth keeping for the next chunk.
+  void let_go() {
+    let_go_if_large(elements);
+    std::vector<std::string>().swap(strings);
+  }
+};
 }  // namespace zarr
 
 export namespace zarr {
@@ -233,8 +255,8 @@ class array {
   // Decodes a stored chunk into `out` (a whole chunk); errors name the array and the key.
   void decode_chunk(std::span<const std::uint64_t> chunk_index, const std::string& key, std::span<const std::byte> stored,
                     std::span<std::byte> out) const;
-  // A whole chunk below is a C-order view of it: of its elements, or of its strings for the
-  // variable-length types (array_view::strings).
+  // Below, a whole chunk is a C-order view of all of it: of its elements, or of its strings for
+  // the variable-length types (array_view::strings).
   // The whole chunk of `part` with `source` (the part's elements) in its place: `source` itself
   // when it is the whole chunk in C order, else assembled in `memory`, the fill value around it.
   [[nodiscard]] const_array_view assembled(const cell_part& part, const const_array_view& source,
@@ -342,7 +364,7 @@ namespace zarr {
 // metadata write).
 void drop_consolidated_metadata(store& s, std::string_view path);
 
-// What the module's files share (src/zarr/array.cpp, src/zarr/array/strings.cpp).
+// What the module's files share (src/zarr/array.cpp, src/zarr/array/*.cpp).
 // `"/a/b"`: a node as messages name it.
 inline std::string node_name_for_errors(std::string_view path) { return "\"/" + std::string(path) + "\""; }
 
@@ -355,6 +377,100 @@ void naming_the_chunk(std::string_view path, const std::string& key, F&& f) {
     throw error(e.code(), "array " + node_name_for_errors(path) + ", chunk \"" + key + "\": " + e.what());
   }
 }
+
+// What the codec chain of a chunk of `shape` decodes to.
+chunk_spec chunk_spec_of(const array_metadata& m, std::vector<std::uint64_t> shape) {
+  return {std::move(shape), m.type, m.fill_value, m.layout, m.fill_string};
+}
+
+// The shape of a C-order buffer for region r: its size checked against the element size.
+std::vector<std::uint64_t> c_order_extent(const region& r, std::size_t buffer_bytes, std::uint64_t element_size,
+                                          std::string_view path);
+// The bytes of the grid's largest chunk.
+std::uint64_t largest_chunk_bytes(const array_metadata& m);
+// How many chunks one batch of a read or write holds: four rounds of the requests a store
+// keeps in flight, so that none waits, and at most about 256 MiB of decoded chunks.
+std::size_t batch_size(std::size_t in_flight, std::uint64_t chunk_bytes);
+
+// Calls f when it goes out of scope.
+template <class F>
+struct at_scope_end {
+  F f;
+  ~at_scope_end() { f(); }
+};
+
+// Runs f, naming the array in any error it throws (store errors name the key themselves).
+template <class F>
+void naming_the_array(std::string_view path, F&& f) {
+  try {
+    f();
+  } catch (const error& e) {
+    throw error(e.code(), "array " + node_name_for_errors(path) + ": " + e.what());
+  }
+}
+
+// What a store batch running on a thread of its own shares with the threads that decode (or
+// encode) alongside it: a flag that stops both sides at the first failure of either, and a
+// condition to wait on for the other side's progress.
+struct alongside {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::atomic<bool> stopped{false};
+  bool batch_over = false;  // under mutex
+
+  // Thrown from the batch's callbacks to leave it once the other side has failed.
+  struct stop_batch {};
+
+  void stop() {
+    {
+      const std::lock_guard lock(mutex);
+      stopped = true;
+    }
+    changed.notify_all();
+  }
+  void leave_if_stopped() const {
+    if (stopped.load()) throw stop_batch{};
+  }
+  // Runs `batch` on a thread of its own and `work` on this one; either failing stops the
+  // other. The error of `work` is thrown first, else that of `batch`.
+  template <class Batch, class Work>
+  void run(Batch&& batch, Work&& work) {
+    std::exception_ptr batch_failure;
+    {
+      const std::jthread io([&] {
+        try {
+          batch();
+        } catch (const stop_batch&) {
+        } catch (...) {
+          batch_failure = std::current_exception();
+          stop();
+        }
+        {
+          const std::lock_guard lock(mutex);
+          batch_over = true;
+        }
+        changed.notify_all();
+      });
+      try {
+        work();
+      } catch (...) {
+        stop();
+        throw;  // (the batch thread is joined first: it leaves at its next callback)
+      }
+    }
+    if (batch_failure) std::rethrow_exception(batch_failure);
+  }
+  // For a piece of `work`: runs f, stopping the batch if it throws.
+  template <class F>
+  void piece(F&& f) {
+    try {
+      f();
+    } catch (...) {
+      stop();
+      throw;
+    }
+  }
+};
 
 // Counts the chunks of a read or write and reports them to the caller's callback.
 class chunk_progress {

@@ -283,6 +283,141 @@ std::string value_text(data_type type, const std::byte* p) {
   return zarr::fill_value_to_json_text(s);
 }
 
+// --data-type: the new type (exact conversions only) and the fill value in it.
+void change_data_type(zarr::array_metadata& meta, data_type from, const std::string& name) {
+  data_type to{};
+  try {
+    to = zarr::data_type_from_name(name);
+  } catch (const zarr::error& e) {
+    throw usage_error(std::string("--data-type: ") + e.what());
+  }
+  if (from != to && (zarr::is_variable_length(from) || zarr::is_variable_length(to)))
+    throw zarr::error(zarr::errc::unsupported, "--data-type: converting " + std::string(zarr::name(from)) + " to " +
+                                                   std::string(zarr::name(to)) + ": expected the same type");
+  if (!convertible(from, to))
+    throw zarr::error(zarr::errc::unsupported,
+                      "--data-type: converting " + std::string(zarr::name(from)) + " to " + std::string(zarr::name(to)) +
+                          " needs rounding; for now only identical types, integer to integer, integer or float to "
+                          "float64 and complex64 to complex128 are supported (value by value, exactly)");
+  zarr::scalar fill{to, {}};
+  if (from != to && !convert_element(from, to, meta.fill_value.bits.data(), fill.bits.data()))
+    throw zarr::error(zarr::errc::out_of_range, "fill_value " + zarr::fill_value_to_json_text(meta.fill_value) +
+                                                    ": expected a value that " + std::string(zarr::name(to)) + " holds exactly");
+  meta.type = to;
+  meta.fill_value = fill;
+}
+
+// --chunks: a regular grid of these chunks.
+void change_chunks(zarr::array_metadata& meta, const std::string& chunks) {
+  auto shape = parse_shape_list(chunks, "--chunks");
+  if (shape.size() != meta.shape.size())
+    throw usage_error("--chunks \"" + chunks + "\": expected " + std::to_string(meta.shape.size()) + " sizes, got " +
+                      std::to_string(shape.size()));
+  meta.chunk_shape = std::move(shape);
+  meta.rectilinear = false;  // a regular grid replaces a rectilinear one
+  meta.chunk_edges.clear();
+}
+
+// Without --codecs, a legacy numcodecs.fixedscaleoffset (read only) becomes [scale_offset,
+// cast_value] (docs/decisions.md 18); the other codecs stay. True when one was replaced.
+bool migrate_legacy_codecs(zarr::array_metadata& meta, const zarr::array& src) {
+  bool migrated = false;
+  boost::json::array codecs;
+  std::size_t a2a = 0;  // position among the source chain's array -> array codecs
+  for (const auto& c : meta.codecs.as_array()) {
+    const auto* name = c.is_string() ? &c : c.is_object() ? c.as_object().if_contains("name") : nullptr;
+    const auto* entry = name && name->is_string() ? zarr::find_codec(name->as_string()) : nullptr;
+    if (entry && entry->kind == zarr::codec_kind::array_to_array) {
+      const auto& codec = *src.codecs().array_to_array().at(a2a++);
+      if (auto replacement = codec.replacement("codecs[" + std::to_string(a2a - 1) + "]")) {
+        for (auto& r : *replacement) codecs.push_back(std::move(r));
+        migrated = true;
+        continue;
+      }
+    }
+    codecs.push_back(c);
+  }
+  meta.codecs = std::move(codecs);
+  return migrated;
+}
+
+// What copying the values found.
+struct copy_outcome {
+  double largest_change = 0;       // of a value read back through migrated codecs
+  std::uint64_t left_missing = 0;  // blocks of a source without a fill value that has no chunk there
+};
+
+// Copies every value of `src` into `dst` (of type meta.type), block by block: blocks of whole
+// destination chunks that span at least one source chunk.
+copy_outcome copy_values(const zarr::array& src, zarr::array& dst, const zarr::array_metadata& meta, bool migrated) {
+  copy_outcome outcome;
+  const auto from = src.type();
+  const auto rank = meta.shape.size();
+  const auto src_grid = src.metadata().grid(), dst_grid = meta.grid();
+  std::vector<zarr::grid_axis> block(rank);
+  for (std::size_t i = 0; i < rank; ++i) block[i] = block_axis(src_grid[i], dst_grid[i], meta.shape[i]);
+  const auto all = zarr::region::all(meta.shape);
+  std::uint64_t blocks = 1;
+  for (std::size_t i = 0; i < rank; ++i)
+    blocks *= block[i].ends.empty() ? (meta.shape[i] + block[i].step - 1) / block[i].step : block[i].ends.size();
+  if (all.num_elements() == 0) blocks = 0;
+  progress bar("convert", blocks);
+  const auto in_size = static_cast<std::size_t>(src.metadata().element_size());
+  const auto out_size = static_cast<std::size_t>(meta.element_size());
+  zarr::bytes in, out;
+  const auto copy_block = [&](const zarr::region& r) {
+    // A v2 source without a fill value has no values where it has no chunks: they stay
+    // missing (docs/decisions.md 41).
+    if (src.metadata().no_fill_value && no_chunk_stored(src, r)) {
+      ++outcome.left_missing;
+      bar.advance();
+      return;
+    }
+    if (zarr::has_variable_elements(from, src.metadata().layout)) {
+      dst.write_strings(r, src.read_strings(r));
+      bar.advance();
+      return;
+    }
+    const auto n = static_cast<std::size_t>(r.num_elements());
+    in.resize(n * in_size);
+    src.read(r, in);
+    if (from == meta.type) {
+      dst.write(r, in);
+      if (migrated) {
+        // What the two-codec form reads back may differ from numcodecs' decode by the
+        // rounding of its arithmetic in dtype (docs/decisions.md 20): measure the change.
+        out.resize(in.size());
+        dst.read(r, out);
+        for (std::size_t i = 0; i < n; ++i) {
+          const auto a = zarr::to_double(from, zarr::load_raw(from, in.data() + i * in_size));
+          const auto b = zarr::to_double(from, zarr::load_raw(from, out.data() + i * in_size));
+          if (a != b && !(std::isnan(a) && std::isnan(b))) outcome.largest_change = std::max(outcome.largest_change, std::abs(a - b));
+        }
+      }
+    } else {
+      out.resize(n * out_size);
+      for (std::size_t i = 0; i < n; ++i)
+        if (!convert_element(from, meta.type, in.data() + i * in_size, out.data() + i * out_size))
+          throw zarr::error(zarr::errc::out_of_range,
+                            "array \"/" + src.path() + "\", element " + coordinates(r.start, r.extent(), i) + ": " +
+                                value_text(from, in.data() + i * in_size) + " has no exact " +
+                                std::string(zarr::name(meta.type)) + " equivalent");
+      dst.write(r, out);
+    }
+    bar.advance();
+  };
+  if (rank == 0) {
+    copy_block(all);
+  } else {
+    zarr::for_each_cell_part(std::span<const zarr::grid_axis>(block), all, [&](const zarr::cell_part& part) {
+      zarr::region r{part.in_region, part.in_region};
+      for (std::size_t i = 0; i < r.stop.size(); ++i) r.stop[i] += part.in_cell.stop[i] - part.in_cell.start[i];
+      copy_block(r);
+    });
+  }
+  return outcome;
+}
+
 }  // namespace
 
 int run_convert(std::span<const std::string_view> argv) {
@@ -300,37 +435,8 @@ int run_convert(std::span<const std::string_view> argv) {
   std::vector<std::string> mapped;
   const bool to_v2 = format == "2" && meta.zarr_format == 3;
   if (format == "3" && meta.zarr_format == 2) mapped = v2_to_v3(meta, src);
-  if (const auto name = args.get("--data-type")) {
-    data_type to{};
-    try {
-      to = zarr::data_type_from_name(*name);
-    } catch (const zarr::error& e) {
-      throw usage_error(std::string("--data-type: ") + e.what());
-    }
-    if (from != to && (zarr::is_variable_length(from) || zarr::is_variable_length(to)))
-      throw zarr::error(zarr::errc::unsupported, "--data-type: converting " + std::string(zarr::name(from)) + " to " +
-                                                     std::string(zarr::name(to)) + ": expected the same type");
-    if (!convertible(from, to))
-      throw zarr::error(zarr::errc::unsupported,
-                        "--data-type: converting " + std::string(zarr::name(from)) + " to " + std::string(zarr::name(to)) +
-                            " needs rounding; for now only identical types, integer to integer, integer or float to "
-                            "float64 and complex64 to complex128 are supported (value by value, exactly)");
-    zarr::scalar fill{to, {}};
-    if (from != to && !convert_element(from, to, meta.fill_value.bits.data(), fill.bits.data()))
-      throw zarr::error(zarr::errc::out_of_range, "fill_value " + zarr::fill_value_to_json_text(meta.fill_value) +
-                                                      ": expected a value that " + std::string(zarr::name(to)) + " holds exactly");
-    meta.type = to;
-    meta.fill_value = fill;
-  }
-  if (const auto chunks = args.get("--chunks")) {
-    auto shape = parse_shape_list(*chunks, "--chunks");
-    if (shape.size() != meta.shape.size())
-      throw usage_error("--chunks \"" + *chunks + "\": expected " + std::to_string(meta.shape.size()) + " sizes, got " +
-                        std::to_string(shape.size()));
-    meta.chunk_shape = std::move(shape);
-    meta.rectilinear = false;  // a regular grid replaces a rectilinear one
-    meta.chunk_edges.clear();
-  }
+  if (const auto name = args.get("--data-type")) change_data_type(meta, from, *name);
+  if (const auto chunks = args.get("--chunks")) change_chunks(meta, *chunks);
   bool migrated = false;
   if (const auto file = args.get("--codecs")) {
     const auto text = read_text_file(*file, "codecs file");
@@ -339,24 +445,7 @@ int run_convert(std::span<const std::string_view> argv) {
       throw zarr::error(zarr::errc::invalid_metadata, "codecs file \"" + *file + "\": expected a JSON array of codecs");
     meta.codecs = std::move(codecs);
   } else if (meta.zarr_format == 3 && !to_v2) {
-    // A legacy numcodecs.fixedscaleoffset (read only) becomes [scale_offset, cast_value]
-    // (docs/decisions.md 18); the other codecs stay.
-    boost::json::array codecs;
-    std::size_t a2a = 0;  // position among the source chain's array -> array codecs
-    for (const auto& c : meta.codecs.as_array()) {
-      const auto* name = c.is_string() ? &c : c.is_object() ? c.as_object().if_contains("name") : nullptr;
-      const auto* entry = name && name->is_string() ? zarr::find_codec(name->as_string()) : nullptr;
-      if (entry && entry->kind == zarr::codec_kind::array_to_array) {
-        const auto& codec = *src.codecs().array_to_array().at(a2a++);
-        if (auto replacement = codec.replacement("codecs[" + std::to_string(a2a - 1) + "]")) {
-          for (auto& c : *replacement) codecs.push_back(std::move(c));
-          migrated = true;
-          continue;
-        }
-      }
-      codecs.push_back(c);
-    }
-    meta.codecs = std::move(codecs);
+    migrated = migrate_legacy_codecs(meta, src);
   }
   if (to_v2) {
     try {
@@ -373,73 +462,9 @@ int run_convert(std::span<const std::string_view> argv) {
     throw usage_error("zarr3 convert: SRC and DST are the same node");
 
   auto dst = zarr::array::create(open_store(dst_at, true), dst_at.node, meta, args.has("--overwrite"));
-  double largest_change = 0;
-  std::uint64_t left_missing = 0;  // blocks of a source without a fill value that has no chunk there
+  copy_outcome outcome;
   try {
-    // Blocks of whole destination chunks that span at least one source chunk.
-    const auto rank = meta.shape.size();
-    const auto src_grid = src.metadata().grid(), dst_grid = meta.grid();
-    std::vector<zarr::grid_axis> block(rank);
-    for (std::size_t i = 0; i < rank; ++i) block[i] = block_axis(src_grid[i], dst_grid[i], meta.shape[i]);
-    const auto all = zarr::region::all(meta.shape);
-    std::uint64_t blocks = 1;
-    for (std::size_t i = 0; i < rank; ++i)
-      blocks *= block[i].ends.empty() ? (meta.shape[i] + block[i].step - 1) / block[i].step : block[i].ends.size();
-    if (all.num_elements() == 0) blocks = 0;
-    progress bar("convert", blocks);
-    const auto in_size = static_cast<std::size_t>(src.metadata().element_size());
-    const auto out_size = static_cast<std::size_t>(meta.element_size());
-    zarr::bytes in, out;
-    const auto copy_block = [&](const zarr::region& r) {
-      // A v2 source without a fill value has no values where it has no chunks: they stay
-      // missing (docs/decisions.md 41).
-      if (src.metadata().no_fill_value && no_chunk_stored(src, r)) {
-        ++left_missing;
-        bar.advance();
-        return;
-      }
-      if (zarr::has_variable_elements(from, src.metadata().layout)) {
-        dst.write_strings(r, src.read_strings(r));
-        bar.advance();
-        return;
-      }
-      const auto n = static_cast<std::size_t>(r.num_elements());
-      in.resize(n * in_size);
-      src.read(r, in);
-      if (from == meta.type) {
-        dst.write(r, in);
-        if (migrated) {
-          // What the two-codec form reads back may differ from numcodecs' decode by the
-          // rounding of its arithmetic in dtype (docs/decisions.md 20): measure the change.
-          out.resize(in.size());
-          dst.read(r, out);
-          for (std::size_t i = 0; i < n; ++i) {
-            const auto a = zarr::to_double(from, zarr::load_raw(from, in.data() + i * in_size));
-            const auto b = zarr::to_double(from, zarr::load_raw(from, out.data() + i * in_size));
-            if (a != b && !(std::isnan(a) && std::isnan(b))) largest_change = std::max(largest_change, std::abs(a - b));
-          }
-        }
-      } else {
-        out.resize(n * out_size);
-        for (std::size_t i = 0; i < n; ++i)
-          if (!convert_element(from, meta.type, in.data() + i * in_size, out.data() + i * out_size))
-            throw zarr::error(zarr::errc::out_of_range,
-                              "array \"/" + src.path() + "\", element " + coordinates(r.start, r.extent(), i) + ": " +
-                                  value_text(from, in.data() + i * in_size) + " has no exact " +
-                                  std::string(zarr::name(meta.type)) + " equivalent");
-        dst.write(r, out);
-      }
-      bar.advance();
-    };
-    if (rank == 0) {
-      copy_block(all);
-    } else {
-      zarr::for_each_cell_part(std::span<const zarr::grid_axis>(block), all, [&](const zarr::cell_part& part) {
-        zarr::region r{part.in_region, part.in_region};
-        for (std::size_t i = 0; i < r.stop.size(); ++i) r.stop[i] += part.in_cell.stop[i] - part.in_cell.start[i];
-        copy_block(r);
-      });
-    }
+    outcome = copy_values(src, dst, meta, migrated);
   } catch (...) {
     // Leave no half-converted array behind: its chunks and its zarr.json go.
     for (const auto& key : stored_chunk_keys(dst)) dst.storage().erase(key);
@@ -450,8 +475,8 @@ int run_convert(std::span<const std::string_view> argv) {
   std::cout << "converted " << src_at.display() << " (" << zarr::name(from) << ") to " << dst_at.display() << " ("
             << zarr::name(meta.type) << ")\n";
   for (const auto& line : mapped) std::cout << "mapped " << line << "\n";
-  if (left_missing != 0)
-    std::cout << "left " << left_missing << " blocks of chunks missing: the source has no chunk there and no fill value"
+  if (outcome.left_missing != 0)
+    std::cout << "left " << outcome.left_missing << " blocks of chunks missing: the source has no chunk there and no fill value"
               << (meta.no_fill_value ? std::string()
                                      : ", so they read as the fill value " + fill_text(meta))
               << "\n";
@@ -461,7 +486,7 @@ int run_convert(std::span<const std::string_view> argv) {
                  "[{\"name\": \"bytes\", \"configuration\": {\"endian\": \"little\"}}]\n";
   if (migrated)
     std::cout << "migrated numcodecs.fixedscaleoffset to scale_offset + cast_value; largest change of a value: "
-              << largest_change << "\n";
+              << outcome.largest_change << "\n";
   return exit_ok;
 }
 

@@ -143,6 +143,7 @@ class http_client {
 
  private:
   struct pool;
+  class batch_run;  // one perform_many call
   std::unique_ptr<pool> pool_;
   retry_policy retry_;
   std::shared_ptr<const request_signer> signer_;

@@ -299,65 +299,136 @@ http_response http_client::perform(const http_request& request, bytes& body, std
   return std::move(one.response);
 }
 
-void http_client::perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done,
-                               const std::function<bool(std::size_t)>& ready) const {
-  if (batch.empty()) return;
-  std::vector<exchange_state> state(batch.size());
-  std::minstd_rand jitter(std::random_device{}());
-  // Tries waiting for their time (backoff), soonest first.
-  using waiting = std::pair<clock_type::time_point, std::size_t>;
-  std::priority_queue<waiting, std::vector<waiting>, std::greater<>> retries;
-
-  // The handles in use; whatever happens, they go back to the pools, and transfers still
-  // under way are abandoned (an abandoned PUT leaves the old object: S3 writes are atomic).
-  struct handles {
-    pool& p;
-    CURLM* multi;
-    std::vector<std::pair<CURL*, std::size_t>> running;  // handle, exchange
-    std::atomic<std::uint64_t>& in_flight;
-    ~handles() {
-      for (const auto& r : running) {
-        curl_multi_remove_handle(multi, r.first);
-        p.give_back(r.first);
-        --in_flight;
-        p.release();
-      }
-      p.give_back_multi(multi);
+// One perform_many call: the state of its exchanges, the handles it has under way (given back
+// to the pools whatever happens; transfers still under way are abandoned, and an abandoned PUT
+// leaves the old object: S3 writes are atomic), and the tries waiting for their time
+// (backoff), soonest first.
+class http_client::batch_run {
+ public:
+  batch_run(const http_client& client, std::span<http_exchange> batch, const std::function<void(std::size_t)>& done,
+            const std::function<bool(std::size_t)>& ready)
+      : client_(client), batch_(batch), done_(done), ready_(ready), state_(batch.size()),
+        multi_(client.pool_->take_multi(client.max_in_flight_)), nested_(batches_on_this_thread > 1) {
+    running_.reserve(std::min(client.max_in_flight_, batch.size()));
+  }
+  ~batch_run() {
+    for (const auto& r : running_) {
+      curl_multi_remove_handle(multi_, r.first);
+      client_.pool_->give_back(r.first);
+      --client_.in_flight_;
+      client_.pool_->release();
     }
-  } lease{*pool_, pool_->take_multi(max_in_flight_), {}, in_flight_};
-  lease.running.reserve(std::min(max_in_flight_, batch.size()));
+    client_.pool_->give_back_multi(multi_);
+  }
+  batch_run(const batch_run&) = delete;
+  batch_run& operator=(const batch_run&) = delete;
 
-  const auto start = [&](std::size_t i) {
-    auto& x = batch[i];
-    auto& st = state[i];
+  // Sends every exchange: retries whose time has come and new ones as places in the client's
+  // budget allow, then runs the transfers until one finishes (or it is time to look again).
+  void run() {
+    for (;;) {
+      while (!retries_.empty() && retries_.top().first <= clock_type::now() && place()) {
+        const auto i = retries_.top().second;
+        retries_.pop();
+        start_placed(i);
+      }
+      bool waiting_for_ready = false;
+      while (next_ < batch_.size() && place()) {
+        if (ready_ && !ready_(next_)) {
+          client_.pool_->release();
+          waiting_for_ready = true;
+          break;
+        }
+        start_placed(next_++);
+      }
+      if (running_.empty()) {
+        if (retries_.empty() && next_ == batch_.size()) return;  // every exchange is done
+        // Nothing under way: wait for the next retry's time, or a millisecond for `ready`.
+        const auto soon = clock_type::now() + std::chrono::milliseconds(1);
+        std::this_thread::sleep_until(retries_.empty()      ? soon
+                                      : waiting_for_ready ? std::min(soon, retries_.top().first)
+                                                          : retries_.top().first);
+        continue;
+      }
+      if (!transfer_until_one_finishes()) wait_for_activity(waiting_for_ready);
+    }
+  }
+
+ private:
+  using waiting = std::pair<clock_type::time_point, std::size_t>;
+
+  // How many batches run on this thread (for the client's budget).
+  struct counted_on_this_thread {
+    counted_on_this_thread() { ++batches_on_this_thread; }
+    ~counted_on_this_thread() { --batches_on_this_thread; }
+    counted_on_this_thread(const counted_on_this_thread&) = delete;
+    counted_on_this_thread& operator=(const counted_on_this_thread&) = delete;
+  };
+
+  // A place in the client's budget (shared with other threads' batches).
+  bool place() {
+    return running_.size() < client_.max_in_flight_ &&
+           client_.pool_->acquire(client_.max_in_flight_, running_.empty(), nested_);
+  }
+  void start_placed(std::size_t i) {
+    try {
+      start(i);
+    } catch (...) {
+      client_.pool_->release();
+      throw;
+    }
+  }
+
+  // A try of exchange i (its headers made and signed at the first).
+  void start(std::size_t i) {
+    auto& x = batch_[i];
+    auto& st = state_[i];
     const auto& request = x.request;
     const bool is_head = request.method == "HEAD", is_put = request.method == "PUT";
     if (st.attempt == 0) {
       st.first_try = clock_type::now();
       for (const auto& h : request.headers) add_header(st.headers, h, x.where);
-      if (signer_) {
+      if (client_.signer_) {
         std::vector<std::string> more;
-        signer_->add_headers(request, more);
+        client_.signer_->add_headers(request, more);
         for (const auto& h : more) add_header(st.headers, h, x.where);
       }
       if (is_put) add_header(st.headers, "Content-Type: application/octet-stream", x.where);
       st.t = transfer{.body = x.body, .response = &st.response};
     }
     ++st.attempt;
-    ++(is_head ? head_ : is_put ? put_ : request.method == "DELETE" ? del_ : get_);
+    ++(is_head ? client_.head_ : is_put ? client_.put_ : request.method == "DELETE" ? client_.del_ : client_.get_);
     st.response = http_response{};
     x.body->clear();
+    CURL* h = client_.pool_->take();
+    configure(h, i);
+    if (curl_multi_add_handle(multi_, h) != CURLM_OK) {
+      client_.pool_->give_back(h);
+      throw error(errc::io, x.where + ": expected libcurl to take the request, got a refusal of its multi handle");
+    }
+    running_.emplace_back(h, i);
+    const auto now_in_flight = ++client_.in_flight_;
+    auto peak = client_.peak_in_flight_.load();
+    while (now_in_flight > peak && !client_.peak_in_flight_.compare_exchange_weak(peak, now_in_flight)) {
+    }
+  }
+
+  // The libcurl options of a try of exchange i.
+  void configure(CURL* h, std::size_t i) {
+    const auto& request = batch_[i].request;
+    auto& st = state_[i];
+    const bool is_head = request.method == "HEAD", is_put = request.method == "PUT";
+    const auto& retry = client_.retry_;
     const auto remaining =
-        std::chrono::duration_cast<std::chrono::milliseconds>(st.first_try + retry_.time_limit - clock_type::now());
-    CURL* h = pool_->take();
+        std::chrono::duration_cast<std::chrono::milliseconds>(st.first_try + retry.time_limit - clock_type::now());
     curl_easy_setopt(h, CURLOPT_URL, request.url.c_str());
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(retry_.connect_timeout.count()));
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(retry.connect_timeout.count()));
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<std::int64_t>(remaining.count(), 1)));
     curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);  // under 1 byte/s for stall_timeout: a stalled try
-    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, static_cast<long>(std::max<std::int64_t>(retry_.stall_timeout.count(), 1)));
+    curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, static_cast<long>(std::max<std::int64_t>(retry.stall_timeout.count(), 1)));
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, st.headers.get());
     curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(h, CURLOPT_WRITEDATA, &st.t);
@@ -372,34 +443,52 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
     } else if (!is_head && request.method != "GET") {
       curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, std::string(request.method).c_str());  // libcurl copies it
     }
-    if (signer_) signer_->prepare(h);
-    if (curl_multi_add_handle(lease.multi, h) != CURLM_OK) {
-      pool_->give_back(h);
-      throw error(errc::io, x.where + ": expected libcurl to take the request, got a refusal of its multi handle");
+    if (client_.signer_) client_.signer_->prepare(h);
+  }
+
+  // Runs the transfers; true when at least one finished (each then handled by finish()).
+  bool transfer_until_one_finishes() {
+    int still_running = 0;
+    if (const auto mc = curl_multi_perform(multi_, &still_running); mc != CURLM_OK)
+      throw error(errc::io, batch_[running_.front().second].where + ": expected libcurl to run the requests, got " +
+                                curl_multi_strerror(mc));
+    bool any = false;
+    int left = 0;
+    while (CURLMsg* m = curl_multi_info_read(multi_, &left)) {
+      if (m->msg != CURLMSG_DONE) continue;
+      any = true;
+      finish(m->easy_handle, m->data.result);
     }
-    lease.running.emplace_back(h, i);
-    const auto now_in_flight = ++in_flight_;
-    auto peak = peak_in_flight_.load();
-    while (now_in_flight > peak && !peak_in_flight_.compare_exchange_weak(peak, now_in_flight)) {
-    }
-  };
+    return any;
+  }
+
+  // Until a transfer has something to do, a retry's time comes, or (waiting for `ready`) a
+  // millisecond passes; at most a second.
+  void wait_for_activity(bool waiting_for_ready) {
+    int timeout_ms = waiting_for_ready ? 1 : 1000;
+    if (!retries_.empty())
+      timeout_ms = static_cast<int>(std::clamp<std::int64_t>(
+          std::chrono::duration_cast<std::chrono::milliseconds>(retries_.top().first - clock_type::now()).count(), 0,
+          timeout_ms));
+    curl_multi_poll(multi_, nullptr, 0, timeout_ms, nullptr);
+  }
 
   // The outcome of a finished try: the exchange is done, waits for another try, or fails.
-  const auto finish = [&](CURL* h, CURLcode rc) {
+  void finish(CURL* h, CURLcode rc) {
     char* tag = nullptr;
     curl_easy_getinfo(h, CURLINFO_PRIVATE, &tag);
     const auto i = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(tag) - 1);
-    auto& x = batch[i];
-    auto& st = state[i];
+    auto& x = batch_[i];
+    auto& st = state_[i];
     long status = 0, connects = 0;
     if (rc == CURLE_OK) curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
     curl_easy_getinfo(h, CURLINFO_NUM_CONNECTS, &connects);
-    connections_ += static_cast<std::uint64_t>(std::max(connects, 0L));
-    curl_multi_remove_handle(lease.multi, h);
-    std::erase_if(lease.running, [h](const auto& r) { return r.first == h; });
-    --in_flight_;
-    pool_->release();
-    pool_->give_back(h);
+    client_.connections_ += static_cast<std::uint64_t>(std::max(connects, 0L));
+    curl_multi_remove_handle(multi_, h);
+    std::erase_if(running_, [h](const auto& r) { return r.first == h; });
+    --client_.in_flight_;
+    client_.pool_->release();
+    client_.pool_->give_back(h);
     st.response.status = status;
 
     const bool is_head = x.request.method == "HEAD";
@@ -419,87 +508,48 @@ void http_client::perform_many(std::span<http_exchange> batch, const std::functi
     if (!retry) {
       x.response = std::move(st.response);
       st.headers.reset();
-      if (done) done(i);
+      if (done_) done_(i);
       return;
     }
+    schedule_retry(i);
+  }
+
+  // Another try of exchange i after a jittered backoff, unless the policy's tries or time are spent.
+  void schedule_retry(std::size_t i) {
+    const auto& x = batch_[i];
+    const auto& st = state_[i];
+    const auto& retry = client_.retry_;
     const auto now = clock_type::now();
-    const auto cap = std::min<std::int64_t>(retry_.max_delay.count(),
-                                            retry_.first_delay.count() << std::min<unsigned>(st.attempt - 1, 20));
+    const auto cap = std::min<std::int64_t>(retry.max_delay.count(), retry.first_delay.count() << std::min<unsigned>(st.attempt - 1, 20));
     const auto delay = std::chrono::milliseconds(
-        std::uniform_int_distribution<std::int64_t>(0, std::max<std::int64_t>(cap, 0))(jitter));
-    if (st.attempt >= retry_.max_attempts || now + delay >= st.first_try + retry_.time_limit) {
+        std::uniform_int_distribution<std::int64_t>(0, std::max<std::int64_t>(cap, 0))(jitter_));
+    if (st.attempt >= retry.max_attempts || now + delay >= st.first_try + retry.time_limit) {
       const auto spent = std::chrono::duration_cast<std::chrono::milliseconds>(now - st.first_try).count();
       throw error(errc::io, x.where + ": expected an answer, got " + st.last_problem + " (gave up after " +
                                 std::to_string(st.attempt) + " tries in " + std::to_string(spent) + " ms)");
     }
-    ++retries_;
-    retries.emplace(now + delay, i);
-  };
-
-  // A place in the client's budget (shared with other threads' batches), then the try.
-  const struct on_this_thread {
-    on_this_thread() { ++batches_on_this_thread; }
-    ~on_this_thread() { --batches_on_this_thread; }
-    on_this_thread(const on_this_thread&) = delete;
-    on_this_thread& operator=(const on_this_thread&) = delete;
-  } counted;
-  const bool nested = batches_on_this_thread > 1;
-  const auto place = [&] {
-    return lease.running.size() < max_in_flight_ && pool_->acquire(max_in_flight_, lease.running.empty(), nested);
-  };
-  const auto start_placed = [&](std::size_t i) {
-    try {
-      start(i);
-    } catch (...) {
-      pool_->release();
-      throw;
-    }
-  };
-  std::size_t next = 0;
-  for (;;) {
-    const auto now = clock_type::now();
-    while (!retries.empty() && retries.top().first <= now && place()) {
-      const auto i = retries.top().second;
-      retries.pop();
-      start_placed(i);
-    }
-    bool waiting_for_ready = false;
-    while (next < batch.size() && place()) {
-      if (ready && !ready(next)) {
-        pool_->release();
-        waiting_for_ready = true;
-        break;
-      }
-      start_placed(next++);
-    }
-    if (lease.running.empty()) {
-      if (retries.empty() && next == batch.size()) return;  // every exchange is done
-      // Nothing under way: wait for the next retry's time, or a millisecond for `ready`.
-      const auto soon = clock_type::now() + std::chrono::milliseconds(1);
-      std::this_thread::sleep_until(retries.empty()      ? soon
-                                    : waiting_for_ready ? std::min(soon, retries.top().first)
-                                                        : retries.top().first);
-      continue;
-    }
-    int still_running = 0;
-    if (const auto mc = curl_multi_perform(lease.multi, &still_running); mc != CURLM_OK)
-      throw error(errc::io, batch[lease.running.front().second].where + ": expected libcurl to run the requests, got " +
-                                curl_multi_strerror(mc));
-    bool any = false;
-    int left = 0;
-    while (CURLMsg* m = curl_multi_info_read(lease.multi, &left)) {
-      if (m->msg != CURLMSG_DONE) continue;
-      any = true;
-      finish(m->easy_handle, m->data.result);
-    }
-    if (any) continue;
-    int timeout_ms = waiting_for_ready ? 1 : 1000;
-    if (!retries.empty())
-      timeout_ms = static_cast<int>(std::clamp<std::int64_t>(
-          std::chrono::duration_cast<std::chrono::milliseconds>(retries.top().first - clock_type::now()).count(), 0,
-          timeout_ms));
-    curl_multi_poll(lease.multi, nullptr, 0, timeout_ms, nullptr);
+    ++client_.retries_;
+    retries_.emplace(now + delay, i);
   }
+
+  const http_client& client_;
+  std::span<http_exchange> batch_;
+  const std::function<void(std::size_t)>& done_;
+  const std::function<bool(std::size_t)>& ready_;
+  std::vector<exchange_state> state_;
+  std::minstd_rand jitter_{std::random_device{}()};
+  std::priority_queue<waiting, std::vector<waiting>, std::greater<>> retries_;
+  counted_on_this_thread counted_;  // before nested_, which reads the count
+  CURLM* multi_;
+  std::vector<std::pair<CURL*, std::size_t>> running_;  // handle, exchange
+  bool nested_;
+  std::size_t next_ = 0;
+};
+
+void http_client::perform_many(std::span<http_exchange> batch, const std::function<void(std::size_t)>& done,
+                               const std::function<bool(std::size_t)>& ready) const {
+  if (batch.empty()) return;
+  batch_run(*this, batch, done, ready).run();
 }
 
 // ---------------------------------------------------------------- remote_store
