@@ -88,6 +88,10 @@ enum class recheck_cached {
 // filesystem and memory stores and on S3 servers that honour conditional writes. Elsewhere
 // it fails (unsupported, naming what the store lacks) unless `single_writer`: the caller
 // promises that no other process or machine writes the array meanwhile.
+// The bound of the cache an array keeps when given none (array_options::cache): the indexes of
+// 1,024 shards of 1,024 inner chunks.
+inline constexpr std::size_t own_cache_bytes = std::size_t{16} << 20;
+
 struct array_options {
   bool single_writer = false;
   // A Zarr v2 array with `"fill_value": null`: by default a chunk never written reads as the
@@ -96,10 +100,11 @@ struct array_options {
   bool strict_fill_value = false;
   // Keeps decoded shard indexes between reads, each with the version of the shard it was read
   // from; may be shared by many arrays (`std::make_shared<zarr::cache>(256 << 20)`). Without
-  // one, a read of part of a shard reads its index every time (docs/decisions.md 69).
+  // one, the array has one of its own of own_cache_bytes; a cache of 0 bytes keeps nothing, so
+  // that a read of part of a shard reads its index every time (docs/decisions.md 69).
   std::shared_ptr<zarr::cache> cache = nullptr;
-  // Also keeps the chunks this array reads, decoded, in `cache` (chunks of at most an eighth
-  // of its bound), so that a region read again, or one that shares chunks with a region read
+  // Also keeps the chunks this array reads, decoded, in `cache` (the array's own when none is
+  // given; chunks of at most an eighth of its bound), so that a region read again, or one that shares chunks with a region read
   // before (the windows of a map viewer), costs no request and no decoding. Such a chunk is
   // read whole, a shard too. Writes through any array that shares the cache drop what they
   // change; what other processes write is seen as `recheck_cached_chunks` says

@@ -100,12 +100,12 @@ struct cached_chunk {
 }  // namespace
 
 bool array::caches_chunks() const noexcept {
-  return options_.cache_chunks && options_.cache && !has_variable_elements(meta_.type, meta_.layout) &&
+  return options_.cache_chunks && !has_variable_elements(meta_.type, meta_.layout) &&
          largest_chunk_bytes(meta_) <= options_.cache->capacity() / 8;
 }
 
 void array::forget_cached(const std::string& key) const {
-  if (options_.cache) options_.cache->forget_written(store_->identity(), key, decoded_chunks_owner());
+  options_.cache->forget_written(store_->identity(), key, decoded_chunks_owner());
 }
 
 // Chunks in the cache (decoded for this array, and read since it was opened unless the

@@ -164,8 +164,7 @@ void array::write_into(const region& r, const const_array_view& in, const write_
   if (r.num_elements() == 0) return;
   const auto parts = cell_parts(grid_, r);
   const at_scope_end forget{[&] {  // the chunks it changed, also when it failed half-way
-    if (options_.cache)
-      for (const auto& part : parts) forget_cached(chunk_key(part.cell));
+    for (const auto& part : parts) forget_cached(chunk_key(part.cell));
   }};
   chunk_progress progress(options.progress, parts.size(), path_);
   const auto covers = [&](const cell_part& part) {
