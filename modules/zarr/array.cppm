@@ -41,14 +41,16 @@ struct chunk_memory {
   bytes elements;
   std::vector<std::string> strings;
 
-  // The whole chunk of `spec` in C order: its elements not yet set, or empty strings.
-  array_view whole(const chunk_spec& spec) {
+  // The whole chunk of `spec` in C order: its elements not yet set (in `elements`, or in
+  // `into`), or empty strings.
+  array_view whole(const chunk_spec& spec) { return whole(spec, elements); }
+  array_view whole(const chunk_spec& spec, bytes& into) {
     if (spec.variable_elements()) {
       strings.assign(static_cast<std::size_t>(spec.num_elements()), std::string());
       return strings_view(strings.data(), spec.shape);
     }
-    elements.resize(static_cast<std::size_t>(spec.byte_size()));  // not zeroed
-    return array_view::c_order(elements.data(), spec.shape, spec.view_element_size());
+    into.resize(static_cast<std::size_t>(spec.byte_size()));  // not zeroed
+    return array_view::c_order(into.data(), spec.shape, spec.view_element_size());
   }
   // Keeps what is worth keeping for the next chunk.
   void let_go() {
@@ -317,6 +319,9 @@ class array {
   // value, chunk grid, codecs), and when the array was opened.
   std::string chunk_fingerprint_;
   std::chrono::steady_clock::time_point opened_at_;
+  // Whether options_.cache may hold decoded chunks: the caller's (other arrays may keep them
+  // there), or the array's own with cache_chunks.
+  bool cache_may_hold_chunks_ = true;
 };
 
 class group {

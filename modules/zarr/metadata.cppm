@@ -137,3 +137,19 @@ void validate_node_name(std::string_view name);
 void validate_node_path(std::string_view path);
 
 }  // namespace zarr
+
+// What the two files of zarr.metadata share (metadata.cpp: zarr.json, chunk grids and key
+// encodings; metadata/zarray.cpp: the Zarr v2 documents), not exported.
+namespace zarr {
+// Throws invalid_metadata: "<where>: expected <expected>, got <got's JSON or nothing>".
+[[noreturn]] void bad(std::string_view where, std::string_view expected, const boost::json::value* got);
+// The member `key` of `o`; an error naming it when absent (every caller's field is required).
+const boost::json::value& member(const boost::json::object& o, std::string_view key);
+// A JSON array of non-negative integers; errors name `where` and the index.
+std::vector<std::uint64_t> integer_list(const boost::json::value& v, std::string_view where);
+// The chunk grid of `m` against its shape (`chunks` names the grid's field in errors): same
+// rank, positive edges, every size and the end of the grid within 64 bits.
+void check_grid(const array_metadata& m, const std::string& chunks);
+// The .zarray document of a zarr_format 2 array.
+std::string zarray_text(const array_metadata& m);
+}  // namespace zarr

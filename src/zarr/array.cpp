@@ -172,7 +172,10 @@ node_metadata read_node_metadata(const store& s, std::string_view path) {
 
 array::array(std::shared_ptr<store> s, std::string path, array_metadata meta, const array_options& options)
     : store_(std::move(s)), path_(std::move(path)), meta_(std::move(meta)), options_(options) {
-  if (!options_.cache) options_.cache = std::make_shared<cache>(own_cache_bytes);
+  if (!options_.cache) {
+    options_.cache = std::make_shared<cache>(own_cache_bytes);
+    cache_may_hold_chunks_ = options_.cache_chunks;
+  }
   const encoding_options encoding{.inner_chunk_order = options.inner_chunk_order};
   try {
     if (meta_.zarr_format == 2) meta_.codecs = v2_codecs(meta_);

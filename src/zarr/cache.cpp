@@ -140,6 +140,10 @@ std::optional<std::vector<bytes>> store_chunk_reader::read_ranges(std::span<cons
     ranges = ranges.subspan(1);
   }
   if (!snapshot_) return std::nullopt;
+  if (ranges.size() == 1) {
+    out.push_back(from_snapshot([&] { return snapshot_->get(ranges.front()); }));
+    return out;
+  }
   for (auto& value : from_snapshot([&] { return snapshot_->get_ranges(ranges); })) out.push_back(std::move(value));
   return out;
 }

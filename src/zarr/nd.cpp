@@ -155,6 +155,7 @@ void fill(const array_view& dst, const std::string& value) {
 }
 
 bool self_overlapping(const const_array_view& v) noexcept {
+  if (v.c_contiguous()) return false;  // (the usual case, without the sort below)
   // Sorted by stride, each dimension must step past everything the smaller ones reach.
   std::vector<std::pair<std::uint64_t, std::uint64_t>> dims;  // |stride|, extent
   for (std::size_t i = 0; i < v.shape.size(); ++i) {

@@ -105,6 +105,7 @@ bool array::caches_chunks() const noexcept {
 }
 
 void array::forget_cached(const std::string& key) const {
+  if (!cache_may_hold_chunks_) return;
   options_.cache->forget_written(store_->identity(), key, decoded_chunks_owner());
 }
 

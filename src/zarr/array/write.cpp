@@ -80,14 +80,13 @@ void array::update_chunk(std::span<const std::uint64_t> chunk_index, const std::
       [&](const bytes* current, bytes& out) {
         if (current == nullptr && !create) return true;  // absent, and to stay so
         // Where the stored bytes are the chunk itself (identity chain), it is assembled in `out`.
-        if (chain.identity()) std::swap(memory->elements, out);
-        const auto whole = memory->whole(spec);
+        auto& elements = chain.identity() ? out : memory->elements;
+        const auto whole = memory->whole(spec, elements);
         if (current == nullptr) fill(whole, spec);
         else if (spec.variable_elements()) naming_the_chunk(path_, key, [&] { chain.decode_elements(*current, memory->strings); });
-        else decode_chunk(chunk_index, key, *current, memory->elements);
+        else decode_chunk(chunk_index, key, *current, elements);
         change(whole);
         const bool absent = stored_as_absent(whole, options);
-        if (chain.identity()) std::swap(memory->elements, out);
         if (absent && store_->erases_conditionally()) return true;
         if (!chain.identity()) encode_chunk(chunk_index, key, whole, out);
         return absent;

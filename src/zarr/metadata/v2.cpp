@@ -257,11 +257,11 @@ json::object scale_offset_to_fixedscaleoffset(const array_to_array_codec& scale_
   // It must read as this very pair (decision 18's mapping), and numcodecs must compute the encode
   // in the dtype, as scale_offset does.
   const json::array pair{scale_offset.to_json(), next->to_json()};
-  const scalar one = parse_fill_value(json::value(1), dtype);
+  // The same pair with offset and scale given, as scale_offset reads the absent ones.
   const json::array explicit_pair{
-      json::object{{"name", "scale_offset"},
-                   {"configuration", json::object{{"scale", fill_value_to_json(config.scale ? config.scale->value() : one)},
-                                                  {"offset", fill_value_to_json(config.offset ? config.offset->value() : scalar{dtype, {}})}}}},
+      scale_offset_configuration{.offset = config.offset.value_or(scalar{dtype, {}}),
+                                 .scale = config.scale.value_or(parse_fill_value(json::value(1), dtype))}
+          .to_json(dtype, at(i)),
       next->to_json()};
   const codec_chain legacy(json::array{v3, json::object{{"name", "bytes"}, {"configuration", json::object{{"endian", "little"}}}}},
                            decoded);

@@ -397,7 +397,9 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
         continue;
       }
       const byte_range_reader stored(source_, index[2 * k], index[2 * k + 1]);
-      if (source_.in_memory() == nullptr && !c.inner_->reader(stored)->reads_whole(parts[p].in_cell))
+      // (An inner chunk the box covers reads whole: no reader is needed to say so.)
+      if (source_.in_memory() == nullptr && !parts[p].in_cell.covers(c.config_.chunk_shape) &&
+          !c.inner_->reader(stored)->reads_whole(parts[p].in_cell))
         c.read_inner(stored, k, parts[p].in_cell, place);
       else
         fetched.emplace_back(index[2 * k], p);
