@@ -41,12 +41,12 @@ struct chunk_memory {
   bytes elements;
   std::vector<std::string> strings;
 
-  // The whole chunk of `spec` in C order: its elements not yet set (in `elements`, or in
-  // `into`), or empty strings.
+  // The whole chunk of `spec` in C order, its elements not yet set (in `elements`, or in
+  // `into`; strings as an earlier chunk left them): the caller sets every one.
   array_view whole(const chunk_spec& spec) { return whole(spec, elements); }
   array_view whole(const chunk_spec& spec, bytes& into) {
     if (spec.variable_elements()) {
-      strings.assign(static_cast<std::size_t>(spec.num_elements()), std::string());
+      strings.resize(static_cast<std::size_t>(spec.num_elements()));
       return strings_view(strings.data(), spec.shape);
     }
     into.resize(static_cast<std::size_t>(spec.byte_size()));  // not zeroed
@@ -55,7 +55,7 @@ struct chunk_memory {
   // Keeps what is worth keeping for the next chunk.
   void let_go() {
     let_go_if_large(elements);
-    std::vector<std::string>().swap(strings);
+    let_go_if_large(strings);
   }
 };
 }  // namespace zarr

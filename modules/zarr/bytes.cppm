@@ -55,6 +55,14 @@ inline constexpr std::size_t kept_buffer_limit = std::size_t{64} << 20;
 inline void let_go_if_large(bytes& b) noexcept {
   if (b.capacity() > kept_buffer_limit) bytes().swap(b);
 }
+// The same for the elements of a variable-length type, their own memory counted: kept, they
+// are assigned again in place (short ones without any allocation).
+inline void let_go_if_large(std::vector<std::string>& strings) noexcept {
+  auto held = strings.capacity() * sizeof(std::string);
+  for (const auto& s : strings)
+    if (s.capacity() > std::string().capacity()) held += s.capacity();
+  if (held > kept_buffer_limit) std::vector<std::string>().swap(strings);
+}
 
 // The element of type T at index i of a byte buffer (any alignment), and the inverse.
 template <class T>
@@ -99,18 +107,17 @@ class chunk_reader {
   [[nodiscard]] virtual bool read_all(bytes& out) const = 0;
   // A byte range of the value (past its end: corrupt_chunk); nothing when it is absent.
   [[nodiscard]] virtual std::optional<bytes> read(byte_range range) const = 0;
-  // Several byte ranges of the value, of one version; nothing when it is absent. A reader over
-  // a store reached by network keeps them in flight together; this default reads them one
-  // after the other.
-  [[nodiscard]] virtual std::optional<std::vector<bytes>> read_ranges(std::span<const byte_range> ranges) const {
-    std::vector<bytes> out;
-    out.reserve(ranges.size());
-    for (const auto& range : ranges) {
-      auto value = read(range);
-      if (!value) return std::nullopt;
-      out.push_back(std::move(*value));
+  // Several byte ranges of the value, of one version, into `out` (one buffer per range, whose
+  // memory is used again); false when it is absent. A reader over a store reached by network
+  // keeps them in flight together; this default reads them one after the other.
+  [[nodiscard]] virtual bool read_ranges(std::span<const byte_range> ranges, std::vector<bytes>& out) const {
+    out.resize(ranges.size());
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+      auto value = read(ranges[i]);
+      if (!value) return false;
+      out[i] = std::move(*value);
     }
-    return out;
+    return true;
   }
   // What a codec derives from this version of the value (a shard's decoded index), made by
   // `make` from reads of this reader. Where the reader is given a cache (zarr.cache), it is
@@ -191,14 +198,14 @@ class byte_range_reader final : public chunk_reader {
     const auto [offset, length] = resolve_range("byte range", range, length_);
     return whole_.read(byte_range{offset_ + offset, length, false});
   }
-  [[nodiscard]] std::optional<std::vector<bytes>> read_ranges(std::span<const byte_range> ranges) const override {
+  [[nodiscard]] bool read_ranges(std::span<const byte_range> ranges, std::vector<bytes>& out) const override {
     std::vector<byte_range> in_whole;
     in_whole.reserve(ranges.size());
     for (const auto& range : ranges) {
       const auto [offset, length] = resolve_range("byte range", range, length_);
       in_whole.push_back(byte_range{offset_ + offset, length, false});
     }
-    return whole_.read_ranges(in_whole);
+    return whole_.read_ranges(in_whole, out);
   }
   [[nodiscard]] bool ranges_read_whole() const noexcept override { return whole_.ranges_read_whole(); }
 

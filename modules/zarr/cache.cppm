@@ -92,7 +92,7 @@ class store_chunk_reader final : public chunk_reader {
   store_chunk_reader(const store& s, const std::string& key, cache* c = nullptr) : store_(s), key_(key), cache_(c) {}
   [[nodiscard]] bool read_all(bytes& out) const override { return store_.get_into(key_, out); }
   [[nodiscard]] std::optional<bytes> read(byte_range range) const override;
-  [[nodiscard]] std::optional<std::vector<bytes>> read_ranges(std::span<const byte_range> ranges) const override;
+  [[nodiscard]] bool read_ranges(std::span<const byte_range> ranges, std::vector<bytes>& out) const override;
   [[nodiscard]] std::shared_ptr<const void> derived(std::uint64_t owner,
                                                     const std::function<derived_value()>& make) const override;
   // Whether a read failed because the value changed since a cached entry's version: the

@@ -78,17 +78,19 @@ class array_reader {
 };
 
 // The box `box` of a chunk of variable-length elements (`spec`) into `out`, a view of strings:
-// decode(elements) decodes the whole chunk into `elements`, straight into `out` when the box
-// is the chunk and `out` is contiguous.
+// decode(elements) decodes the whole chunk into `elements` (assigning every one), straight into
+// `out` when the box is the chunk and `out` is contiguous, else into strings the thread keeps.
 template <class Decode>
 void decode_strings_box(const chunk_spec& spec, const region& box, const array_view& out, Decode&& decode) {
   if (box.covers(spec.shape) && out.c_contiguous()) {
     decode(std::span(reinterpret_cast<std::string*>(out.data), static_cast<std::size_t>(spec.num_elements())));
     return;
   }
-  std::vector<std::string> whole(static_cast<std::size_t>(spec.num_elements()));
-  decode(std::span<std::string>(whole));
-  copy(strings_view(whole.data(), spec.shape).window(box.start, box.extent()), out);
+  const thread_buffer<struct strings_box_tag, std::vector<std::string>> whole;
+  whole->resize(static_cast<std::size_t>(spec.num_elements()));  // every element decoded below
+  decode(std::span<std::string>(*whole));
+  copy(strings_view(whole->data(), spec.shape).window(box), out);
+  let_go_if_large(*whole);
 }
 
 // Calls decode(value) with the whole value `source` reads, in place when it is already in

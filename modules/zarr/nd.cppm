@@ -73,6 +73,14 @@ struct basic_array_view {
       w.data += static_cast<std::int64_t>(start[i]) * strides[i];
     return w;
   }
+  // The box at `start` of the extent of `sized_as`; window(box) is the box `box`.
+  [[nodiscard]] basic_array_view window(std::span<const std::uint64_t> start, const region& sized_as) const {
+    auto w = window(start, std::span<const std::uint64_t>());
+    w.shape.resize(sized_as.start.size());
+    for (std::size_t i = 0; i < w.shape.size(); ++i) w.shape[i] = sized_as.stop[i] - sized_as.start[i];
+    return w;
+  }
+  [[nodiscard]] basic_array_view window(const region& box) const { return window(box.start, box); }
   [[nodiscard]] std::uint64_t num_elements() const noexcept {
     std::uint64_t n = 1;
     for (auto d : shape) n *= d;
@@ -173,40 +181,42 @@ struct cell_part {
   std::vector<std::uint64_t> cell;       // the cell's index in the grid
   region in_cell;                        // the part, in the cell's own coordinates
   std::vector<std::uint64_t> in_region;  // where the part starts, relative to r.start
-  [[nodiscard]] std::vector<std::uint64_t> extent() const { return in_cell.extent(); }
 };
 
-// Calls f(const cell_part&) for every cell that meets `r`, in C order of the cells, of the
-// grid whose cell c along dimension i starts at origin(i, c) and has edge(i, c) elements, and
-// where cell_of(i, x) holds element x.
+// Calls f(part) for every cell that meets `r`, in C order of the cells, of the grid whose cell
+// c along dimension i starts at origin(i, c) and has edge(i, c) elements, and where cell_of(i,
+// x) holds element x. `part` is a cell_part& that f may change or move from: it is set anew for
+// every call.
 template <class CellOf, class Origin, class Edge, class F>
 void for_each_cell_part_of(std::size_t rank, CellOf&& cell_of, Origin&& origin, Edge&& edge, const region& r, F&& f) {
   for (std::size_t i = 0; i < rank; ++i)
     if (r.start[i] == r.stop[i]) return;
-  cell_part part{std::vector<std::uint64_t>(rank), {std::vector<std::uint64_t>(rank), std::vector<std::uint64_t>(rank)},
-                 std::vector<std::uint64_t>(rank)};
-  std::vector<std::uint64_t> first(rank), last(rank);
-  for (std::size_t i = 0; i < rank; ++i) {
-    first[i] = cell_of(i, r.start[i]);
-    last[i] = cell_of(i, r.stop[i] - 1);
-  }
-  part.cell = first;
+  std::vector<std::uint64_t> cell(rank);
+  for (std::size_t i = 0; i < rank; ++i) cell[i] = cell_of(i, r.start[i]);
+  cell_part part;
   for (;;) {
+    part.cell.assign(cell.begin(), cell.end());
+    part.in_cell.start.resize(rank);
+    part.in_cell.stop.resize(rank);
+    part.in_region.resize(rank);
     for (std::size_t i = 0; i < rank; ++i) {
-      const auto lo_cell = origin(i, part.cell[i]);
-      const auto hi_cell = lo_cell + edge(i, part.cell[i]);
+      const auto lo_cell = origin(i, cell[i]);
+      const auto hi_cell = lo_cell + edge(i, cell[i]);
       const auto lo = r.start[i] > lo_cell ? r.start[i] : lo_cell;
       const auto hi = r.stop[i] < hi_cell ? r.stop[i] : hi_cell;
       part.in_cell.start[i] = lo - lo_cell;
       part.in_cell.stop[i] = hi - lo_cell;
       part.in_region[i] = lo - r.start[i];
     }
-    f(static_cast<const cell_part&>(part));
+    f(part);
     std::size_t i = rank;
-    while (i > 0) {
-      if (++part.cell[i - 1] <= last[i - 1]) break;
-      part.cell[i - 1] = first[i - 1];
-      --i;
+    for (; i > 0; --i) {  // the next cell: the last dimension whose cell ends before r does moves on
+      const auto d = i - 1;
+      if (origin(d, cell[d]) + edge(d, cell[d]) < r.stop[d]) {
+        ++cell[d];
+        break;
+      }
+      cell[d] = cell_of(d, r.start[d]);
     }
     if (i == 0) return;
   }

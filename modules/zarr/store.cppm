@@ -49,6 +49,8 @@ class stored_value {
   virtual ~stored_value() = default;
   // The whole value, or a byte range of it (past the end: corrupt_chunk).
   [[nodiscard]] virtual bytes get(std::optional<byte_range> range) const = 0;
+  // The same into `out`, whose memory a store reading from a file uses again.
+  virtual void get_into(std::optional<byte_range> range, bytes& out) const { out = get(range); }
   // Several byte ranges of it: in flight together where the store is reached by network. This
   // default reads them one after the other.
   [[nodiscard]] virtual std::vector<bytes> get_ranges(std::span<const byte_range> ranges) const {

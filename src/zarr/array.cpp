@@ -252,31 +252,33 @@ std::string array::chunk_key(std::span<const std::uint64_t> chunk_index) const {
 }
 
 void array::check_region(const region& r) const {
-  const auto where = "array " + node_name_for_errors(path_) + ": region";
+  const auto where = [&] { return "array " + node_name_for_errors(path_) + ": region"; };
   const auto rank = meta_.shape.size();
   if (r.start.size() != rank || r.stop.size() != rank)
-    throw error(errc::invalid_argument, where + ": expected " + std::to_string(rank) + " dimensions, got " +
+    throw error(errc::invalid_argument, where() + ": expected " + std::to_string(rank) + " dimensions, got " +
                                             std::to_string(r.start.size()));
   for (std::size_t i = 0; i < rank; ++i)
     if (r.start[i] > r.stop[i] || r.stop[i] > meta_.shape[i])
-      throw error(errc::invalid_argument, where + "[" + std::to_string(i) + "]: expected start <= stop <= " +
+      throw error(errc::invalid_argument, where() + "[" + std::to_string(i) + "]: expected start <= stop <= " +
                                               std::to_string(meta_.shape[i]) + ", got " + std::to_string(r.start[i]) +
                                               ":" + std::to_string(r.stop[i]));
 }
 
 void array::check_view(const region& r, const const_array_view& v, std::string_view what) const {
   check_fixed_size(what == "output" ? "read" : "write");
-  const auto where = "array " + node_name_for_errors(path_) + ": " + std::string(what);
+  const auto where = [&] { return "array " + node_name_for_errors(path_) + ": " + std::string(what); };
   if (v.strings)
-    throw error(errc::invalid_argument, where + ": expected a view of elements, got one of strings (read_strings and "
+    throw error(errc::invalid_argument, where() + ": expected a view of elements, got one of strings (read_strings and "
                                                 "write_strings take those)");
   const auto size = static_cast<std::size_t>(meta_.element_size());
   if (v.element_size != size)
-    throw error(errc::invalid_argument, where + ": expected elements of " + std::to_string(size) + " bytes, got " +
+    throw error(errc::invalid_argument, where() + ": expected elements of " + std::to_string(size) + " bytes, got " +
                                             std::to_string(v.element_size));
-  if (v.shape != r.extent() || v.strides.size() != v.shape.size())
-    throw error(errc::invalid_argument, where + ": expected the region's extent as its shape");
-  if (self_overlapping(v)) throw error(errc::invalid_argument, where + ": expected elements that share no bytes");
+  bool shaped = v.shape.size() == r.start.size() && v.strides.size() == v.shape.size();
+  for (std::size_t i = 0; shaped && i < v.shape.size(); ++i) shaped = v.shape[i] == r.stop[i] - r.start[i];
+  if (!shaped)
+    throw error(errc::invalid_argument, where() + ": expected the region's extent as its shape");
+  if (self_overlapping(v)) throw error(errc::invalid_argument, where() + ": expected elements that share no bytes");
 }
 
 std::vector<std::uint64_t> c_order_extent(const region& r, std::size_t buffer_bytes, std::uint64_t element_size,

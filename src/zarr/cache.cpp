@@ -130,22 +130,22 @@ std::optional<bytes> store_chunk_reader::read(byte_range range) const {
   return from_snapshot([&] { return snapshot_->get(range); });
 }
 
-std::optional<std::vector<bytes>> store_chunk_reader::read_ranges(std::span<const byte_range> ranges) const {
-  std::vector<bytes> out;
-  out.reserve(ranges.size());
+bool store_chunk_reader::read_ranges(std::span<const byte_range> ranges, std::vector<bytes>& out) const {
+  out.resize(ranges.size());
+  std::size_t done = 0;
   if (!snapshot_taken_ && !ranges.empty()) {  // the first range takes the snapshot the others are read from
-    auto first = read(ranges.front());
-    if (!first) return std::nullopt;
-    out.push_back(std::move(*first));
-    ranges = ranges.subspan(1);
+    snapshot_ = store_.snapshot_and_read(key_, ranges.front(), out.front());
+    snapshot_taken_ = true;
+    done = 1;
   }
-  if (!snapshot_) return std::nullopt;
-  if (ranges.size() == 1) {
-    out.push_back(from_snapshot([&] { return snapshot_->get(ranges.front()); }));
-    return out;
+  if (!snapshot_) return false;
+  if (ranges.size() - done == 1) {
+    from_snapshot([&] { snapshot_->get_into(ranges.back(), out.back()); });
+  } else if (ranges.size() > done) {
+    auto values = from_snapshot([&] { return snapshot_->get_ranges(ranges.subspan(done)); });
+    std::move(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(done));
   }
-  for (auto& value : from_snapshot([&] { return snapshot_->get_ranges(ranges); })) out.push_back(std::move(value));
-  return out;
+  return true;
 }
 
 std::shared_ptr<const void> store_chunk_reader::derived(std::uint64_t owner, const std::function<derived_value()>& make) const {

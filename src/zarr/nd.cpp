@@ -191,15 +191,34 @@ bool all_equal(std::span<const std::byte> data, const scalar& value) noexcept {
   return std::memcmp(data.data(), data.data() + v.size(), data.size() - v.size()) == 0;
 }
 
+namespace {
+
+// How many cells of a grid meet `r` (at most a million, for reserving room): the product over
+// dimensions of the cells holding its first and last element, and those between.
+template <class CellOf>
+std::size_t cells_meeting(const region& r, CellOf&& cell_of) {
+  constexpr std::uint64_t most = 1 << 20;
+  std::uint64_t n = 1;
+  for (std::size_t i = 0; i < r.start.size(); ++i) {
+    if (r.start[i] == r.stop[i]) return 0;
+    n = std::min(most, n * std::min(most, cell_of(i, r.stop[i] - 1) - cell_of(i, r.start[i]) + 1));
+  }
+  return static_cast<std::size_t>(n);
+}
+
+}  // namespace
+
 std::vector<cell_part> cell_parts(std::span<const std::uint64_t> cell_shape, const region& r) {
   std::vector<cell_part> parts;
-  for_each_cell_part(cell_shape, r, [&](const cell_part& p) { parts.push_back(p); });
+  parts.reserve(cells_meeting(r, [&](std::size_t i, std::uint64_t x) { return x / cell_shape[i]; }));
+  for_each_cell_part(cell_shape, r, [&](cell_part& p) { parts.push_back(std::move(p)); });
   return parts;
 }
 
 std::vector<cell_part> cell_parts(std::span<const grid_axis> grid, const region& r) {
   std::vector<cell_part> parts;
-  for_each_cell_part(grid, r, [&](const cell_part& p) { parts.push_back(p); });
+  parts.reserve(cells_meeting(r, [&](std::size_t i, std::uint64_t x) { return grid[i].cell_of(x); }));
+  for_each_cell_part(grid, r, [&](cell_part& p) { parts.push_back(std::move(p)); });
   return parts;
 }
 

@@ -86,7 +86,7 @@ std::unique_ptr<const stored_value> store::snapshot_at(std::string_view key, con
 
 std::unique_ptr<const stored_value> store::snapshot_and_read(std::string_view key, byte_range first, bytes& part) const {
   auto value = snapshot(key);
-  if (value) part = value->get(first);
+  if (value) value->get_into(first, part);
   return value;
 }
 

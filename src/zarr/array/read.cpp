@@ -28,7 +28,7 @@ void array::read(const region& r, std::span<std::byte> out, const read_options& 
   check_fixed_size("read");
   check_region(r);
   const auto size = static_cast<std::size_t>(meta_.element_size());
-  read(r, array_view::c_order(out.data(), c_order_extent(r, out.size(), meta_.element_size(), path_), size), options);
+  read_into(r, array_view::c_order(out.data(), c_order_extent(r, out.size(), meta_.element_size(), path_), size), options);
 }
 
 void array::read(const region& r, const array_view& out, const read_options& options) const {
@@ -61,7 +61,7 @@ void array::read_into(const region& r, const array_view& out, const read_options
 
 void array::read_part(const cell_part& part, const array_view& out) const {
   const auto key = chunk_key(part.cell);
-  const auto place = out.window(part.in_region, part.extent());
+  const auto place = out.window(part.in_region, part.in_cell);
   naming_the_chunk(path_, key, [&] {
     // A cached shard index found changed by the read that it pinned is dropped: read once more,
     // anew (never the old index with the new bytes).
@@ -126,13 +126,13 @@ void array::read_cached(std::span<const cell_part> parts, const array_view& out,
     return chunk;
   };
   const auto serve = [&](const cell_part& part, const cached_chunk& chunk) {
-    const auto place = out.window(part.in_region, part.extent());
+    const auto place = out.window(part.in_region, part.in_cell);
     if (!chunk.elements) {
       naming_the_chunk(path_, chunk_key(part.cell), [&] { check_fill_value(); });
       fill(place, meta_.fill_value);
     } else {
       const auto whole = const_array_view::c_order(chunk.elements->data(), chunk_shape_of(part.cell), size);
-      copy(whole.window(part.in_cell.start, part.extent()), place);
+      copy(whole.window(part.in_cell), place);
     }
     chunk_done();
   };
@@ -268,7 +268,7 @@ void array::read_batched(std::span<const cell_part> parts, const array_view& out
             }
             const auto& part = parts[whole[k]];
             auto& item = items[k];
-            const auto place = out.window(part.in_region, part.extent());
+            const auto place = out.window(part.in_region, part.in_cell);
             naming_the_chunk(path_, item.key, [&] {
               if (!item.found) {
                 check_fill_value();

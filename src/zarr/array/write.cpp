@@ -137,7 +137,7 @@ void array::write(const region& r, std::span<const std::byte> in, const write_op
   check_fixed_size("write");
   check_region(r);
   const auto size = static_cast<std::size_t>(meta_.element_size());
-  write(r, const_array_view::c_order(in.data(), c_order_extent(r, in.size(), meta_.element_size(), path_), size), options);
+  write_into(r, const_array_view::c_order(in.data(), c_order_extent(r, in.size(), meta_.element_size(), path_), size), options);
 }
 
 void array::write(const region& r, const const_array_view& in, const write_options& options) {
@@ -152,7 +152,7 @@ const_array_view array::assembled(const cell_part& part, const const_array_view&
   if (covers && interior && source.c_contiguous()) return source;
   const auto whole = memory.whole(spec);
   if (!interior) fill(whole, spec);  // (else every element is written below)
-  copy(source, whole.window(part.in_cell.start, part.extent()));
+  copy(source, whole.window(part.in_cell));
   return whole;
 }
 
@@ -171,7 +171,7 @@ void array::write_into(const region& r, const const_array_view& in, const write_
   };
   const auto write_part = [&](const cell_part& part) {
     const auto key = chunk_key(part.cell);
-    const auto source = in.window(part.in_region, part.extent());
+    const auto source = in.window(part.in_region, part.in_cell);
     const std::lock_guard lock(chunk_lock(key));
     if (!covers(part)) {
       update_chunk(part.cell, key, true, options,
@@ -253,7 +253,7 @@ void array::write_batched(std::span<const cell_part> parts, const const_array_vi
               if (a.batch_over || a.stopped.load()) return;
             }
             const auto& part = parts[k];
-            const auto chunk = assembled(part, in.window(part.in_region, part.extent()), held[k]);
+            const auto chunk = assembled(part, in.window(part.in_region, part.in_cell), held[k]);
             items[k].key = keys[k];
             if (stored_as_absent(chunk, options)) {
               items[k].erase = true;

@@ -17,7 +17,7 @@ namespace {
 
 // The box `box` of a whole array held in C order in `whole`, into `out`.
 void copy_box(std::span<const std::byte> whole, std::span<const std::uint64_t> shape, const region& box, const array_view& out) {
-  copy(const_array_view::c_order(whole.data(), shape, out.element_size).window(box.start, box.extent()), out);
+  copy(const_array_view::c_order(whole.data(), shape, out.element_size).window(box), out);
 }
 
 // The default array -> bytes reader: the stored value read and decoded whole, a box copied out.

@@ -272,17 +272,22 @@ value_version version_of(const struct stat& st) {
 // read through this descriptor sees the version that was opened.
 class open_file final : public stored_value {
  public:
-  open_file(std::string key, fs::path path, file&& f, const struct stat& st) : key_(std::move(key)), path_(std::move(path)), stat_(st) {
+  open_file(std::string key, fs::path path, file&& f, const struct stat& st)
+      : key_(std::move(key)), path_(std::move(path)), stat_(st), version_(version_of(st)) {
     f_.fd = std::exchange(f.fd, -1);
   }
   [[nodiscard]] bytes get(std::optional<byte_range> range) const override {
-    const auto size = static_cast<std::uint64_t>(stat_.st_size);
-    const auto [offset, length] = range ? resolve_range(key_, *range, size) : std::pair<std::uint64_t, std::uint64_t>{0, size};
-    bytes out(static_cast<std::size_t>(length));
-    read_exact(f_.fd, [&] { return path_; }, out.data(), length, offset);
+    bytes out;
+    get_into(range, out);
     return out;
   }
-  [[nodiscard]] value_version version() const override { return version_of(stat_); }
+  void get_into(std::optional<byte_range> range, bytes& out) const override {
+    const auto size = static_cast<std::uint64_t>(stat_.st_size);
+    const auto [offset, length] = range ? resolve_range(key_, *range, size) : std::pair<std::uint64_t, std::uint64_t>{0, size};
+    out.resize(static_cast<std::size_t>(length));
+    read_exact(f_.fd, [&] { return path_; }, out.data(), length, offset);
+  }
+  [[nodiscard]] value_version version() const override { return version_; }
   // Whether `st` (a stat of the key's path now) is this file, unchanged: the same inode
   // (which cannot be reused while this descriptor holds it), size and modification time.
   [[nodiscard]] bool is(const struct stat& st) const noexcept {
@@ -295,6 +300,7 @@ class open_file final : public stored_value {
   fs::path path_;
   file f_;
   struct stat stat_;
+  value_version version_;
 };
 
 // A snapshot handed out for a kept open_file.
@@ -302,6 +308,7 @@ class kept_value final : public stored_value {
  public:
   explicit kept_value(std::shared_ptr<const open_file> f) : f_(std::move(f)) {}
   [[nodiscard]] bytes get(std::optional<byte_range> range) const override { return f_->get(range); }
+  void get_into(std::optional<byte_range> range, bytes& out) const override { f_->get_into(range, out); }
   [[nodiscard]] value_version version() const override { return f_->version(); }
 
  private:

@@ -391,7 +391,7 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
     std::vector<std::pair<std::uint64_t, std::size_t>> fetched;  // offset, part
     for (std::size_t p = 0; p < parts.size(); ++p) {
       const auto k = inner_of(parts[p]);
-      const auto place = out.window(parts[p].in_region, parts[p].extent());
+      const auto place = out.window(parts[p].in_region, parts[p].in_cell);
       if (index[2 * k] == empty_entry) {
         fill(place, c.shard_);
         continue;
@@ -425,15 +425,14 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
     }
     // Every group's bytes at once: one batch of requests in flight together on a remote store.
     std::vector<std::span<const std::byte>> pieces(groups.size());
-    std::optional<std::vector<bytes>> read;
+    const thread_buffer<struct shard_pieces_tag, std::vector<bytes>> read;
     if (const auto* held = source_.in_memory()) {
       for (std::size_t g = 0; g < groups.size(); ++g) {
         const auto [offset, length] = resolve_range("shard", ranges[g], held->size());
         pieces[g] = held->subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
       }
     } else if (!groups.empty()) {
-      read = source_.read_ranges(ranges);
-      if (!read)
+      if (!source_.read_ranges(ranges, *read))
         throw error(errc::corrupt_chunk, c.label() + ": inner chunk " +
                                              std::to_string(inner_of(parts[fetched.front().second])) +
                                              ": the shard vanished while reading");
@@ -445,9 +444,10 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
         const auto k = inner_of(part);
         const buffer_chunk_reader stored(pieces[g].subspan(static_cast<std::size_t>(index[2 * k] - ranges[g].offset),
                                                            static_cast<std::size_t>(index[2 * k + 1])));
-        c.read_inner(stored, k, part.in_cell, out.window(part.in_region, part.extent()));
+        c.read_inner(stored, k, part.in_cell, out.window(part.in_region, part.in_cell));
       }
     }
+    for (auto& piece : *read) let_go_if_large(piece);
     return true;
   }
 
