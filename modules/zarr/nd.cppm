@@ -33,6 +33,13 @@ struct region {
     for (std::size_t i = 0; i < start.size(); ++i) n *= stop[i] - start[i];
     return n;
   }
+  // Whether `shape` is this box's extent (as many dimensions, each as long).
+  [[nodiscard]] bool has_extent(std::span<const std::uint64_t> shape) const noexcept {
+    if (shape.size() != start.size()) return false;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+      if (shape[i] != stop[i] - start[i]) return false;
+    return true;
+  }
   [[nodiscard]] bool covers(std::span<const std::uint64_t> shape) const noexcept {
     for (std::size_t i = 0; i < shape.size(); ++i)
       if (start[i] != 0 || stop[i] != shape[i]) return false;

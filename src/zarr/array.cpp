@@ -274,9 +274,7 @@ void array::check_view(const region& r, const const_array_view& v, std::string_v
   if (v.element_size != size)
     throw error(errc::invalid_argument, where() + ": expected elements of " + std::to_string(size) + " bytes, got " +
                                             std::to_string(v.element_size));
-  bool shaped = v.shape.size() == r.start.size() && v.strides.size() == v.shape.size();
-  for (std::size_t i = 0; shaped && i < v.shape.size(); ++i) shaped = v.shape[i] == r.stop[i] - r.start[i];
-  if (!shaped)
+  if (!r.has_extent(v.shape) || v.strides.size() != v.shape.size())
     throw error(errc::invalid_argument, where() + ": expected the region's extent as its shape");
   if (self_overlapping(v)) throw error(errc::invalid_argument, where() + ": expected elements that share no bytes");
 }

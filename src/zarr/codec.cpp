@@ -367,10 +367,9 @@ bytes codec_chain::run_decode(std::span<const std::byte> stored, const array_vie
 namespace {
 
 void check_box(const region& box, std::span<const std::uint64_t> shape, const array_view& out, std::uint64_t element_size) {
-  bool inside = box.start.size() == shape.size() && box.stop.size() == shape.size() && out.shape.size() == shape.size();
-  for (std::size_t i = 0; inside && i < shape.size(); ++i)
-    inside = box.start[i] <= box.stop[i] && box.stop[i] <= shape[i] && out.shape[i] == box.stop[i] - box.start[i];
-  if (!inside || out.element_size != element_size)
+  bool inside = box.start.size() == shape.size() && box.stop.size() == shape.size();
+  for (std::size_t i = 0; inside && i < shape.size(); ++i) inside = box.start[i] <= box.stop[i] && box.stop[i] <= shape[i];
+  if (!inside || !box.has_extent(out.shape) || out.element_size != element_size)
     throw error(errc::invalid_argument, "codec chain: expected a box inside the chunk and an output of its extent");
 }
 
