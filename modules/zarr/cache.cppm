@@ -38,8 +38,8 @@ class cache {
     std::shared_ptr<const void> value;
     value_version version;
   };
-  // The entry, made the most recently used; nothing when absent.
-  [[nodiscard]] std::optional<entry> find(std::uint64_t store, std::string_view key, std::uint64_t owner);
+  // The entry, made the most recently used; null when absent.
+  [[nodiscard]] std::shared_ptr<const entry> find(std::uint64_t store, std::string_view key, std::uint64_t owner);
   // Keeps `value` (of `size` bytes) at `version`, replacing what was there, then lets go of
   // the least recently used entries beyond the bound.
   void put(std::uint64_t store, std::string_view key, std::uint64_t owner, entry e, std::size_t size);
@@ -66,20 +66,47 @@ class cache {
   [[nodiscard]] std::size_t capacity() const noexcept { return capacity_; }
 
  private:
+  // What an entry is found by; looked up by an id_view, with no string made.
+  struct id {
+    std::uint64_t store, owner;
+    std::string key;
+  };
+  struct id_view {
+    std::uint64_t store, owner;
+    std::string_view key;
+  };
+  struct id_hash {
+    using is_transparent = void;
+    [[nodiscard]] std::size_t operator()(const id_view& v) const noexcept {
+      return std::hash<std::string_view>()(v.key) ^ (v.store * 0x9e3779b97f4a7c15ULL) ^ (v.owner * 0xc2b2ae3d27d4eb4fULL);
+    }
+    [[nodiscard]] std::size_t operator()(const id& v) const noexcept { return (*this)(id_view{v.store, v.owner, v.key}); }
+  };
+  struct id_equal {
+    using is_transparent = void;
+    [[nodiscard]] static id_view view(const id& v) noexcept { return {v.store, v.owner, v.key}; }
+    [[nodiscard]] static id_view view(const id_view& v) noexcept { return v; }
+    template <class A, class B>
+    [[nodiscard]] bool operator()(const A& a, const B& b) const noexcept {
+      const auto x = view(a), y = view(b);
+      return x.store == y.store && x.owner == y.owner && x.key == y.key;
+    }
+  };
   struct item {
-    std::string id;
-    entry e;
+    id name;
+    std::shared_ptr<const entry> e;
     std::size_t size;
   };
+  using index = std::unordered_map<id, std::list<item>::iterator, id_hash, id_equal>;
   std::size_t capacity_;
   mutable std::mutex mutex_;
   std::list<item> order_;  // most recently used first
-  std::unordered_map<std::string, std::list<item>::iterator> items_;
+  index items_;
   statistics stats_;
   std::uint64_t epoch_ = 0;  // forget_written calls
 
-  void put_locked(std::string id, entry e, std::size_t size);
-  void erase_locked(std::unordered_map<std::string, std::list<item>::iterator>::iterator it);
+  void put_locked(id name, entry e, std::size_t size);
+  void erase_locked(index::iterator it);
 };
 
 // A stored chunk as the codecs read it from a store: whole into their buffer, or in byte

@@ -4,6 +4,7 @@
 module;
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -88,6 +89,14 @@ struct basic_array_view {
     return w;
   }
   [[nodiscard]] basic_array_view window(const region& box) const { return window(box.start, box); }
+  // The same window, with no copy made when it is all of this view: this view then, else the
+  // window, made in `made`.
+  [[nodiscard]] const basic_array_view& window(std::span<const std::uint64_t> start, const region& sized_as,
+                                               std::optional<basic_array_view>& made) const {
+    bool all = sized_as.has_extent(shape);
+    for (std::size_t i = 0; all && i < start.size(); ++i) all = start[i] == 0;
+    return all ? *this : made.emplace(window(start, sized_as));
+  }
   [[nodiscard]] std::uint64_t num_elements() const noexcept {
     std::uint64_t n = 1;
     for (auto d : shape) n *= d;
@@ -190,6 +199,13 @@ struct cell_part {
   std::vector<std::uint64_t> in_region;  // where the part starts, relative to r.start
 };
 
+// What a walk of cells works in: kept by the thread (one per depth, as f may walk again) so
+// that its vectors are allocated once.
+struct cell_walk {
+  std::vector<std::uint64_t> cell;
+  cell_part part;
+};
+
 // Calls f(part) for every cell that meets `r`, in C order of the cells, of the grid whose cell
 // c along dimension i starts at origin(i, c) and has edge(i, c) elements, and where cell_of(i,
 // x) holds element x. `part` is a cell_part& that f may change or move from: it is set anew for
@@ -198,9 +214,11 @@ template <class CellOf, class Origin, class Edge, class F>
 void for_each_cell_part_of(std::size_t rank, CellOf&& cell_of, Origin&& origin, Edge&& edge, const region& r, F&& f) {
   for (std::size_t i = 0; i < rank; ++i)
     if (r.start[i] == r.stop[i]) return;
-  std::vector<std::uint64_t> cell(rank);
+  const thread_buffer<cell_walk, cell_walk> walk;
+  auto& cell = walk->cell;
+  auto& part = walk->part;
+  cell.resize(rank);
   for (std::size_t i = 0; i < rank; ++i) cell[i] = cell_of(i, r.start[i]);
-  cell_part part;
   for (;;) {
     part.cell.assign(cell.begin(), cell.end());
     part.in_cell.start.resize(rank);
@@ -250,5 +268,26 @@ void for_each_cell_part(std::span<const grid_axis> grid, const region& r, F&& f)
 // The same, collected (to be processed in parallel).
 [[nodiscard]] std::vector<cell_part> cell_parts(std::span<const std::uint64_t> cell_shape, const region& r);
 [[nodiscard]] std::vector<cell_part> cell_parts(std::span<const grid_axis> grid, const region& r);
+
+// The same, in a vector the thread keeps for its next walk at the same depth: the parts are
+// assigned in place, with no allocation once their vectors are large enough (a read of one
+// chunk after another). More than `kept_at_most` parts are let go of afterwards.
+class kept_cell_parts {
+ public:
+  kept_cell_parts(std::span<const std::uint64_t> cell_shape, const region& r);
+  kept_cell_parts(std::span<const grid_axis> grid, const region& r);
+  ~kept_cell_parts();
+  kept_cell_parts(const kept_cell_parts&) = delete;
+  kept_cell_parts& operator=(const kept_cell_parts&) = delete;
+
+  [[nodiscard]] std::span<const cell_part> all() const noexcept { return {parts_->data(), size_}; }
+  [[nodiscard]] std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] const cell_part& operator[](std::size_t i) const noexcept { return (*parts_)[i]; }
+
+ private:
+  static constexpr std::size_t kept_at_most = 64;
+  thread_buffer<kept_cell_parts, std::vector<cell_part>> parts_;
+  std::size_t size_ = 0;  // the first size_ of *parts_ are this walk's
+};
 
 }  // namespace zarr

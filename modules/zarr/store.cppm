@@ -61,6 +61,8 @@ class stored_value {
   }
   // The version this value is (empty: the store has no versions for it).
   [[nodiscard]] virtual value_version version() const { return {}; }
+  // Whether it is `v`: what version() == v says, where a store can tell without a copy.
+  [[nodiscard]] virtual bool is_version(const value_version& v) const { return version() == v; }
 };
 
 // A stored_value over bytes in memory, shared with whoever else holds them.

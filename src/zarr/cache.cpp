@@ -17,24 +17,14 @@ module zarr.cache;
 
 namespace zarr {
 
-namespace {
-
-std::string id_of(std::uint64_t store, std::string_view key, std::uint64_t owner) {
-  auto id = std::to_string(store) + ":" + std::to_string(owner) + ":";
-  id += key;
-  return id;
-}
-
-}  // namespace
-
 cache::cache(std::size_t capacity_bytes) : capacity_(capacity_bytes) {}
 
-std::optional<cache::entry> cache::find(std::uint64_t store, std::string_view key, std::uint64_t owner) {
+std::shared_ptr<const cache::entry> cache::find(std::uint64_t store, std::string_view key, std::uint64_t owner) {
   const std::lock_guard lock(mutex_);
-  const auto it = items_.find(id_of(store, key, owner));
+  const auto it = items_.find(id_view{store, owner, key});
   if (it == items_.end()) {
     ++stats_.misses;
-    return std::nullopt;
+    return nullptr;
   }
   ++stats_.hits;
   order_.splice(order_.begin(), order_, it->second);
@@ -42,36 +32,36 @@ std::optional<cache::entry> cache::find(std::uint64_t store, std::string_view ke
 }
 
 void cache::put(std::uint64_t store, std::string_view key, std::uint64_t owner, entry e, std::size_t size) {
-  auto id = id_of(store, key, owner);
+  id name{store, owner, std::string(key)};
   const std::lock_guard lock(mutex_);
-  put_locked(std::move(id), std::move(e), size);
+  put_locked(std::move(name), std::move(e), size);
 }
 
 bool cache::put_unless_written(std::uint64_t store, std::string_view key, std::uint64_t owner, entry e,
                                std::size_t size, std::uint64_t since) {
-  auto id = id_of(store, key, owner);
+  id name{store, owner, std::string(key)};
   const std::lock_guard lock(mutex_);
   if (epoch_ != since) return false;
-  put_locked(std::move(id), std::move(e), size);
+  put_locked(std::move(name), std::move(e), size);
   return true;
 }
 
-void cache::put_locked(std::string id, entry e, std::size_t size) {
-  // What an entry costs besides its value: its key, twice, and the bookkeeping.
-  size += 2 * id.size() + e.version.tag.size() + 128;
-  if (const auto it = items_.find(id); it != items_.end()) erase_locked(it);
+void cache::put_locked(id name, entry e, std::size_t size) {
+  // What an entry costs besides its value: its id (key and two numbers), twice, and the bookkeeping.
+  size += 2 * (name.key.size() + 16) + e.version.tag.size() + 128;
+  if (const auto it = items_.find(name); it != items_.end()) erase_locked(it);
   if (size > capacity_) return;
-  order_.push_front({id, std::move(e), size});
-  items_.emplace(std::move(id), order_.begin());
+  order_.push_front({name, std::make_shared<const entry>(std::move(e)), size});
+  items_.emplace(std::move(name), order_.begin());
   stats_.bytes += size;
   while (stats_.bytes > capacity_) {
     stats_.bytes -= order_.back().size;
-    items_.erase(order_.back().id);
+    items_.erase(order_.back().name);
     order_.pop_back();
   }
 }
 
-void cache::erase_locked(std::unordered_map<std::string, std::list<item>::iterator>::iterator it) {
+void cache::erase_locked(index::iterator it) {
   stats_.bytes -= it->second->size;
   order_.erase(it->second);
   items_.erase(it);
@@ -83,15 +73,14 @@ std::uint64_t cache::epoch() const {
 }
 
 void cache::forget_written(std::uint64_t store, std::string_view key, std::uint64_t owner) {
-  const auto id = id_of(store, key, owner);
   const std::lock_guard lock(mutex_);
   ++epoch_;
-  if (const auto it = items_.find(id); it != items_.end()) erase_locked(it);
+  if (const auto it = items_.find(id_view{store, owner, key}); it != items_.end()) erase_locked(it);
 }
 
 void cache::drop(std::uint64_t store, std::string_view key, std::uint64_t owner) {
   const std::lock_guard lock(mutex_);
-  const auto it = items_.find(id_of(store, key, owner));
+  const auto it = items_.find(id_view{store, owner, key});
   if (it == items_.end()) return;
   ++stats_.stale;
   erase_locked(it);
@@ -152,13 +141,13 @@ std::shared_ptr<const void> store_chunk_reader::derived(std::uint64_t owner, con
   if (cache_ == nullptr) return make().value;
   if (auto found = cache_->find(store_.identity(), key_, owner)) {
     if (snapshot_taken_) {  // a snapshot already read from: the entry serves only if it is that version
-      if (snapshot_ && snapshot_->version() == found->version) return std::move(found->value);
+      if (snapshot_ && snapshot_->is_version(found->version)) return found->value;
     } else {
       try {
         snapshot_ = store_.snapshot_at(key_, found->version);
         snapshot_taken_ = true;
         pinned_by_ = owner;
-        return std::move(found->value);
+        return found->value;
       } catch (const value_changed&) {
         cache_->drop(store_.identity(), key_, owner);
       }

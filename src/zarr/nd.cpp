@@ -222,4 +222,30 @@ std::vector<cell_part> cell_parts(std::span<const grid_axis> grid, const region&
   return parts;
 }
 
+namespace {
+
+// Copies `p` into the next of `kept` (assigned in place: its vectors keep their memory).
+void keep_part(std::vector<cell_part>& kept, std::size_t& size, const cell_part& p) {
+  if (size == kept.size()) kept.emplace_back();
+  auto& to = kept[size++];
+  to.cell = p.cell;
+  to.in_cell.start = p.in_cell.start;
+  to.in_cell.stop = p.in_cell.stop;
+  to.in_region = p.in_region;
+}
+
+}  // namespace
+
+kept_cell_parts::kept_cell_parts(std::span<const std::uint64_t> cell_shape, const region& r) {
+  for_each_cell_part(cell_shape, r, [&](const cell_part& p) { keep_part(*parts_, size_, p); });
+}
+
+kept_cell_parts::kept_cell_parts(std::span<const grid_axis> grid, const region& r) {
+  for_each_cell_part(grid, r, [&](const cell_part& p) { keep_part(*parts_, size_, p); });
+}
+
+kept_cell_parts::~kept_cell_parts() {
+  if (parts_->size() > kept_at_most) std::vector<cell_part>().swap(*parts_);
+}
+
 }  // namespace zarr

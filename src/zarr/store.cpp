@@ -77,11 +77,9 @@ std::unique_ptr<const stored_value> store::snapshot(std::string_view key) const 
 
 std::unique_ptr<const stored_value> store::snapshot_at(std::string_view key, const value_version& version) const {
   auto value = snapshot(key);
-  const auto now = value ? value->version() : value_version{};
-  if (now.absent() || now != version)
-    throw value_changed("store key \"" + std::string(key) + "\": expected the version read before (" + version.tag +
-                        "), got " + (value ? "another (" + now.tag + ")" : std::string("none (absent)")));
-  return value;
+  if (value && !version.absent() && value->is_version(version)) return value;
+  throw value_changed("store key \"" + std::string(key) + "\": expected the version read before (" + version.tag +
+                      "), got " + (value ? "another (" + value->version().tag + ")" : std::string("none (absent)")));
 }
 
 std::unique_ptr<const stored_value> store::snapshot_and_read(std::string_view key, byte_range first, bytes& part) const {

@@ -51,13 +51,13 @@ BOOST_AUTO_TEST_CASE(keeps_entries_apart_by_store_key_and_owner) {
   const auto e = c.find(1, "a/c/1", 7);
   BOOST_TEST(int_of(e->value) == 40);
   BOOST_TEST(e->version.tag == "v2");
-  BOOST_TEST(!c.find(3, "a/c/0", 7).has_value());
+  BOOST_TEST(c.find(3, "a/c/0", 7) == nullptr);
   // ids are not confused by keys that contain the separator
-  BOOST_TEST(!c.find(1, "7:a/c/0", 1).has_value());
+  BOOST_TEST(c.find(1, "7:a/c/0", 1) == nullptr);
   c.put(1, "a/c/0", 7, {value_of(11), {"v3"}}, 4);  // replaced
   BOOST_TEST(int_of(c.find(1, "a/c/0", 7)->value) == 11);
   c.drop(1, "a/c/0", 7);
-  BOOST_TEST(!c.find(1, "a/c/0", 7).has_value());
+  BOOST_TEST(c.find(1, "a/c/0", 7) == nullptr);
   const auto s = c.stats();
   BOOST_TEST(s.entries == 3u);
   BOOST_TEST(s.hits == 5u);
@@ -71,15 +71,15 @@ BOOST_AUTO_TEST_CASE(what_was_read_before_a_write_is_not_kept_after_it) {
   c.put(1, "a/c/0", 7, {value_of(10), {}}, 4);
   const auto before = c.epoch();
   c.forget_written(1, "a/c/0", 7);
-  BOOST_TEST(!c.find(1, "a/c/0", 7).has_value());
+  BOOST_TEST(c.find(1, "a/c/0", 7) == nullptr);
   BOOST_TEST(!c.put_unless_written(1, "a/c/0", 7, {value_of(10), {}}, 4, before));
-  BOOST_TEST(!c.find(1, "a/c/0", 7).has_value());
+  BOOST_TEST(c.find(1, "a/c/0", 7) == nullptr);
   const auto after = c.epoch();
   BOOST_TEST(after != before);
   BOOST_TEST(c.put_unless_written(1, "a/c/0", 7, {value_of(11), {}}, 4, after));
   BOOST_TEST(int_of(c.find(1, "a/c/0", 7)->value) == 11);
   c.forget_written(1, "a/c/0", 7);  // a write after the put drops it
-  BOOST_TEST(!c.find(1, "a/c/0", 7).has_value());
+  BOOST_TEST(c.find(1, "a/c/0", 7) == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(stays_within_its_bound_letting_go_of_the_least_recently_used) {
@@ -89,20 +89,20 @@ BOOST_AUTO_TEST_CASE(stays_within_its_bound_letting_go_of_the_least_recently_use
   for (int k = 0; k < 10; ++k) c.put(1, "k" + std::to_string(k), 1, {value_of(k), {"v"}}, 1000);
   auto s = c.stats();
   BOOST_TEST(s.bytes <= 10000u);
-  BOOST_TEST(s.entries == 8u);  // 8 x (1000 + 2 x 6 + 1 + 128) = 9128; 9 would be 10269
-  BOOST_TEST(!c.find(1, "k0", 1).has_value());
-  BOOST_TEST(!c.find(1, "k1", 1).has_value());
-  BOOST_TEST(c.find(1, "k2", 1).has_value());  // now the most recently used
+  BOOST_TEST(s.entries == 8u);  // 8 x (1000 + 2 x (2 + 16) + 1 + 128) = 9320; 9 would be 10485
+  BOOST_TEST(c.find(1, "k0", 1) == nullptr);
+  BOOST_TEST(c.find(1, "k1", 1) == nullptr);
+  BOOST_TEST(c.find(1, "k2", 1) != nullptr);  // now the most recently used
   c.put(1, "k10", 1, {value_of(10), {"v"}}, 1000);
-  BOOST_TEST(c.find(1, "k2", 1).has_value());
-  BOOST_TEST(!c.find(1, "k3", 1).has_value());  // the least recently used went
+  BOOST_TEST(c.find(1, "k2", 1) != nullptr);
+  BOOST_TEST(c.find(1, "k3", 1) == nullptr);  // the least recently used went
   // an entry larger than the bound is not kept, and pushes nothing out
   c.put(1, "big", 1, {value_of(0), {"v"}}, 20000);
-  BOOST_TEST(!c.find(1, "big", 1).has_value());
+  BOOST_TEST(c.find(1, "big", 1) == nullptr);
   BOOST_TEST(c.stats().entries == 8u);
   zarr::cache none(0);
   none.put(1, "k", 1, {value_of(1), {"v"}}, 1);
-  BOOST_TEST(!none.find(1, "k", 1).has_value());
+  BOOST_TEST(none.find(1, "k", 1) == nullptr);
 }
 
 BOOST_AUTO_TEST_CASE(many_threads_share_one_cache) {

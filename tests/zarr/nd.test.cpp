@@ -1,10 +1,11 @@
 // zarr.nd: box copies against an element-by-element model (every box of a small array, so
 // that whole trailing dimensions are merged into long rows and partial ones are not), and
 // the all-equal test of chunks against a fill value; copies and fills into a destination large
-// enough to be written with non-temporal stores.
+// enough to be written with non-temporal stores; windows; the parts of a region in a grid's cells.
 #include <boost/test/unit_test.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 import zarr.dtype;
@@ -164,6 +165,49 @@ BOOST_AUTO_TEST_CASE(cell_parts_tile_the_region_exactly) {
   BOOST_TEST(grid[1].cell_of(6) == 2u);
   BOOST_TEST(grid[1].cell_of(19) == 4u);
   BOOST_TEST(grid[1].edge(3) == 5u);
+}
+
+BOOST_AUTO_TEST_CASE(kept_cell_parts_are_the_parts_of_the_region_and_a_walk_within_a_walk_keeps_its_own) {
+  using v = std::vector<std::uint64_t>;
+  const auto expect = [](const zarr::cell_part& p, const v& cell, const v& start, const v& stop, const v& in_region) {
+    BOOST_TEST(p.cell == cell, boost::test_tools::per_element());
+    BOOST_TEST(p.in_cell.start == start, boost::test_tools::per_element());
+    BOOST_TEST(p.in_cell.stop == stop, boost::test_tools::per_element());
+    BOOST_TEST(p.in_region == in_region, boost::test_tools::per_element());
+  };
+  const v cell{4, 4};
+  {
+    // Rows 1..5 meet cells 0 and 1 (rows 0..3, 4..7); columns 3..4 meet cells 0 and 1.
+    const zarr::kept_cell_parts outer(cell, {{1, 3}, {6, 5}});
+    {
+      const zarr::kept_cell_parts inner(cell, {{0, 0}, {1, 1}});
+      BOOST_TEST(inner.size() == 1u);
+      expect(inner[0], {0, 0}, {0, 0}, {1, 1}, {0, 0});
+    }
+    BOOST_TEST(outer.size() == 4u);
+    expect(outer[0], {0, 0}, {1, 3}, {4, 4}, {0, 0});
+    expect(outer[1], {0, 1}, {1, 0}, {4, 1}, {0, 1});
+    expect(outer[2], {1, 0}, {0, 3}, {2, 4}, {3, 0});
+    expect(outer[3], {1, 1}, {0, 0}, {2, 1}, {3, 1});
+  }
+  // The next walk at that depth uses the same vector again, and has only its own part.
+  const zarr::kept_cell_parts next(cell, {{5, 5}, {6, 6}});
+  BOOST_TEST(next.all().size() == 1u);
+  expect(next[0], {1, 1}, {1, 1}, {2, 2}, {0, 0});
+}
+
+BOOST_AUTO_TEST_CASE(a_window_that_is_all_of_a_view_is_that_view_and_any_other_is_made) {
+  std::vector<std::byte> data(4 * 6);
+  const auto view = zarr::array_view::c_order(data.data(), std::vector<std::uint64_t>{4, 6}, 1);
+  std::optional<zarr::array_view> made;
+  // A box of the view's extent at its origin: the view itself.
+  BOOST_TEST(&view.window(std::vector<std::uint64_t>{0, 0}, zarr::region{{2, 0}, {6, 6}}, made) == &view);
+  BOOST_TEST(!made.has_value());
+  const auto& w = view.window(std::vector<std::uint64_t>{1, 2}, zarr::region{{0, 0}, {2, 3}}, made);
+  BOOST_TEST(&w == &*made);
+  BOOST_TEST(w.data == data.data() + 1 * 6 + 2);
+  BOOST_TEST(w.shape == (std::vector<std::uint64_t>{2, 3}), boost::test_tools::per_element());
+  BOOST_TEST(w.strides == (std::vector<std::int64_t>{6, 1}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(all_equal_compares_whole_elements) {

@@ -43,14 +43,14 @@ void array::read(const region& r, const array_view& out, const read_options& opt
 // fixed-size elements).
 void array::read_into(const region& r, const array_view& out, const read_options& options) const {
   if (r.num_elements() == 0) return;
-  const auto parts = cell_parts(grid_, r);
+  const kept_cell_parts parts(grid_, r);
   chunk_progress progress(options.progress, parts.size(), path_);
   if (caches_chunks() && !out.strings) {
-    read_cached(parts, out, [&] { progress.chunk_done(); });
+    read_cached(parts.all(), out, [&] { progress.chunk_done(); });
     return;
   }
   if (store_->io_concurrency() > 1 && parts.size() > 1) {
-    read_batched(parts, out, [&] { progress.chunk_done(); });
+    read_batched(parts.all(), out, [&] { progress.chunk_done(); });
     return;
   }
   parallel_for(parts.size(), [&](std::size_t t) {
@@ -61,7 +61,8 @@ void array::read_into(const region& r, const array_view& out, const read_options
 
 void array::read_part(const cell_part& part, const array_view& out) const {
   const auto key = chunk_key(part.cell);
-  const auto place = out.window(part.in_region, part.in_cell);
+  std::optional<array_view> window;
+  const auto& place = out.window(part.in_region, part.in_cell, window);
   naming_the_chunk(path_, key, [&] {
     // A cached shard index found changed by the read that it pinned is dropped: read once more,
     // anew (never the old index with the new bytes).
@@ -120,7 +121,7 @@ void array::read_cached(std::span<const cell_part> parts, const array_view& out,
   const auto held = [&](const std::string& key) -> std::shared_ptr<const cached_chunk> {
     auto found = c.find(store_->identity(), key, owner);
     if (!found) return nullptr;
-    auto chunk = std::static_pointer_cast<const cached_chunk>(std::move(found->value));
+    auto chunk = std::static_pointer_cast<const cached_chunk>(found->value);
     if (chunk->decoded_for != chunk_fingerprint_) return nullptr;
     if (options_.recheck_cached_chunks == recheck_cached::at_open && chunk->read_at < opened_at_) return nullptr;
     return chunk;

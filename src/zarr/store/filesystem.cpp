@@ -288,6 +288,7 @@ class open_file final : public stored_value {
     read_exact(f_.fd, [&] { return path_; }, out.data(), length, offset);
   }
   [[nodiscard]] value_version version() const override { return version_; }
+  [[nodiscard]] bool is_version(const value_version& v) const override { return v == version_; }
   // Whether `st` (a stat of the key's path now) is this file, unchanged: the same inode
   // (which cannot be reused while this descriptor holds it), size and modification time.
   [[nodiscard]] bool is(const struct stat& st) const noexcept {
@@ -310,6 +311,7 @@ class kept_value final : public stored_value {
   [[nodiscard]] bytes get(std::optional<byte_range> range) const override { return f_->get(range); }
   void get_into(std::optional<byte_range> range, bytes& out) const override { f_->get_into(range, out); }
   [[nodiscard]] value_version version() const override { return f_->version(); }
+  [[nodiscard]] bool is_version(const value_version& v) const override { return f_->is_version(v); }
 
  private:
   std::shared_ptr<const open_file> f_;
@@ -369,15 +371,14 @@ bool filesystem_store::read(std::string_view key, std::optional<byte_range> rang
 }
 
 std::unique_ptr<const stored_value> filesystem_store::snapshot(std::string_view key) const {
-  check_key(key);
-  if (auto kept = kept_->find(key)) {
+  if (auto kept = kept_->find(key)) {  // its key was checked when it was kept
     // The stat follows links (as the open did): it can only match the kept file itself.
     struct stat st {};
     if (::fstatat(*root_fd_, std::string(key).c_str(), &st, 0) == 0 && kept->is(st)) return std::make_unique<const kept_value>(std::move(kept));
     kept_->forget(key);
   }
   struct stat st {};
-  file f{open_for_reading(key, st)};
+  file f{open_for_reading(key, st)};  // checks the key
   if (f.fd < 0) return nullptr;
   auto opened = std::make_shared<const open_file>(std::string(key), root_ / fs::path(key), std::move(f), st);
   kept_->keep(key, opened);

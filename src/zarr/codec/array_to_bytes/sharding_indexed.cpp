@@ -359,6 +359,19 @@ void sharding_indexed_codec::decode_all(std::span<const std::byte> encoded, cons
 // whose chain reads ranges (a nested shard, `bytes` alone) is read through that chain's reader
 // over its byte range of the shard, so a nested shard reads its index and what the box needs.
 class sharding_indexed_codec::shard_reader final : public array_reader {
+  // What a read works in, kept by the thread (one per depth: a nested shard reads within).
+  struct group {
+    std::size_t first, last;  // in `fetched`
+  };
+  struct scratch {
+    std::vector<std::pair<std::uint64_t, std::size_t>> fetched;  // offset, part
+    std::vector<group> groups;
+    std::vector<byte_range> ranges;                 // of each group
+    std::vector<std::span<const std::byte>> pieces;  // each group's bytes
+    std::vector<bytes> read;                         // where they were read into
+  };
+  static constexpr std::size_t kept_at_most = 64;  // inner chunks' worth of scratch kept after a read
+
  public:
   shard_reader(const sharding_indexed_codec& codec, const chunk_reader& source) : codec_(codec), source_(source) {}
 
@@ -387,29 +400,28 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
       for (std::size_t i = 0; i < part.cell.size(); ++i) k = k * c.chunks_per_shard_[i] + part.cell[i];
       return k;
     };
-    const auto parts = cell_parts(c.config_.chunk_shape, box);
-    std::vector<std::pair<std::uint64_t, std::size_t>> fetched;  // offset, part
+    const kept_cell_parts parts(c.config_.chunk_shape, box);
+    const thread_buffer<scratch, scratch> work;
+    auto& [fetched, groups, ranges, pieces, read] = *work;
+    fetched.clear();
+    groups.clear();
+    ranges.clear();
     for (std::size_t p = 0; p < parts.size(); ++p) {
       const auto k = inner_of(parts[p]);
-      const auto place = out.window(parts[p].in_region, parts[p].in_cell);
+      const auto place = [&] { return out.window(parts[p].in_region, parts[p].in_cell); };
       if (index[2 * k] == empty_entry) {
-        fill(place, c.shard_);
+        fill(place(), c.shard_);
         continue;
       }
       const byte_range_reader stored(source_, index[2 * k], index[2 * k + 1]);
       // (An inner chunk the box covers reads whole: no reader is needed to say so.)
       if (source_.in_memory() == nullptr && !parts[p].in_cell.covers(c.config_.chunk_shape) &&
           !c.inner_->reader(stored)->reads_whole(parts[p].in_cell))
-        c.read_inner(stored, k, parts[p].in_cell, place);
+        c.read_inner(stored, k, parts[p].in_cell, place());
       else
         fetched.emplace_back(index[2 * k], p);
     }
     std::sort(fetched.begin(), fetched.end());
-    struct group {
-      std::size_t first, last;  // in `fetched`
-    };
-    std::vector<group> groups;
-    std::vector<byte_range> ranges;
     const auto size_of = [&](std::size_t i) { return index[2 * inner_of(parts[fetched[i].second]) + 1]; };
     for (std::size_t first = 0; first < fetched.size();) {
       const auto start = fetched[first].first;
@@ -424,19 +436,18 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
       first = last + 1;
     }
     // Every group's bytes at once: one batch of requests in flight together on a remote store.
-    std::vector<std::span<const std::byte>> pieces(groups.size());
-    const thread_buffer<struct shard_pieces_tag, std::vector<bytes>> read;
+    pieces.assign(groups.size(), {});
     if (const auto* held = source_.in_memory()) {
       for (std::size_t g = 0; g < groups.size(); ++g) {
         const auto [offset, length] = resolve_range("shard", ranges[g], held->size());
         pieces[g] = held->subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
       }
     } else if (!groups.empty()) {
-      if (!source_.read_ranges(ranges, *read))
+      if (!source_.read_ranges(ranges, read))
         throw error(errc::corrupt_chunk, c.label() + ": inner chunk " +
                                              std::to_string(inner_of(parts[fetched.front().second])) +
                                              ": the shard vanished while reading");
-      for (std::size_t g = 0; g < groups.size(); ++g) pieces[g] = (*read)[g];
+      for (std::size_t g = 0; g < groups.size(); ++g) pieces[g] = read[g];
     }
     for (std::size_t g = 0; g < groups.size(); ++g) {
       for (auto i = groups[g].first; i <= groups[g].last; ++i) {
@@ -444,10 +455,12 @@ class sharding_indexed_codec::shard_reader final : public array_reader {
         const auto k = inner_of(part);
         const buffer_chunk_reader stored(pieces[g].subspan(static_cast<std::size_t>(index[2 * k] - ranges[g].offset),
                                                            static_cast<std::size_t>(index[2 * k + 1])));
-        c.read_inner(stored, k, part.in_cell, out.window(part.in_region, part.in_cell));
+        std::optional<array_view> window;
+        c.read_inner(stored, k, part.in_cell, out.window(part.in_region, part.in_cell, window));
       }
     }
-    for (auto& piece : *read) let_go_if_large(piece);
+    for (auto& piece : read) let_go_if_large(piece);
+    if (fetched.capacity() > kept_at_most) *work = {};
     return true;
   }
 
