@@ -224,14 +224,11 @@ std::vector<cell_part> cell_parts(std::span<const grid_axis> grid, const region&
 
 namespace {
 
-// Copies `p` into the next of `kept` (assigned in place: its vectors keep their memory).
+// Copies `p` into the next of `kept`, assigned in place (its vectors keep their memory).
 void keep_part(std::vector<cell_part>& kept, std::size_t& size, const cell_part& p) {
-  if (size == kept.size()) kept.emplace_back();
-  auto& to = kept[size++];
-  to.cell = p.cell;
-  to.in_cell.start = p.in_cell.start;
-  to.in_cell.stop = p.in_cell.stop;
-  to.in_region = p.in_region;
+  if (size == kept.size()) kept.push_back(p);
+  else kept[size] = p;
+  ++size;
 }
 
 }  // namespace
